@@ -1,0 +1,2077 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * The implementation of <boost/allocplus/core/dlmalloc.h>. Included by that header only: in C++
+ * (header-only) every function is inline and the state is inline variables; in C the one
+ * translation unit that defines BOOST_ALLOCPLUS_CORE_IMPLEMENTATION compiles it.
+ *
+ * Layout (dlmalloc 2.8): a chunk is {prev_foot, head, payload...}. `head` holds the chunk size and
+ * two bits: PINUSE (the previous chunk is in use) and CINUSE (this chunk is in use). A free chunk
+ * repeats its size in the prev_foot of the next chunk (the boundary tag), so frees coalesce in
+ * constant time. An in-use chunk costs one word: its payload runs over the next chunk's prev_foot.
+ * Huge chunks (mapped directly) have both bits clear and keep in prev_foot their offset from the
+ * mapping's base, where a huge_header sits.
+ *
+ * Memory comes from segments: address-space reservations committed from the bottom up. The
+ * chunks of a segment end with a 16-byte fence (an in-use chunk that is never freed); the top
+ * chunk, the free space of the newest segment, lies just below the fence and grows by committing
+ * more of the reservation.
+ *
+ * Locking: the public functions take the heap's lock (when it has one) and do the accounting of
+ * statistics; the ba_detail_ functions below never lock and never account.
+ */
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <sched.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+/* Strict C11 hides the BSD/Linux names; their values are the Linux ABI's. */
+#ifndef MAP_ANONYMOUS
+#  define MAP_ANONYMOUS 0x20
+#endif
+#ifndef MAP_NORESERVE
+#  define MAP_NORESERVE 0x4000
+#endif
+#if !defined(MAP_FIXED_NOREPLACE) && defined(__linux__)
+#  define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+#  define BA_DETAIL_FN inline
+   /* One heap per process even across shared libraries built with hidden visibility. */
+#  define BA_DETAIL_STATE __attribute__((visibility("default"))) inline
+#else
+#  define BA_DETAIL_FN static inline
+#  define BA_DETAIL_STATE static
+#endif
+
+#define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define BA_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define BA_DETAIL_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define BA_DETAIL_SANITIZED 1
+#  endif
+#endif
+
+BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
+
+/* ---------------------------------------------------------------------------------------------
+ * Geometry
+ * ------------------------------------------------------------------------------------------- */
+
+#define BA_DETAIL_WORD            sizeof(size_t)
+#define BA_DETAIL_ALIGN           ((size_t)BA_MALLOC_ALIGNMENT)
+#define BA_DETAIL_ALIGN_MASK      (BA_DETAIL_ALIGN - 1)
+#define BA_DETAIL_PINUSE          ((size_t)1)
+#define BA_DETAIL_CINUSE          ((size_t)2)
+#define BA_DETAIL_INUSE_BITS      ((size_t)3)
+#define BA_DETAIL_FLAG_BITS       ((size_t)7)
+#define BA_DETAIL_CHUNK_OVERHEAD  BA_DETAIL_WORD       /* an in-use chunk's head */
+#define BA_DETAIL_HUGE_OVERHEAD   (2 * BA_DETAIL_WORD) /* a huge chunk has no next prev_foot to use */
+#define BA_DETAIL_MIN_CHUNK       ((size_t)(4 * sizeof(void *)))
+#define BA_DETAIL_FENCE_SIZE      (2 * BA_DETAIL_WORD)
+#define BA_DETAIL_MIN_REQUEST     (BA_DETAIL_MIN_CHUNK - BA_DETAIL_CHUNK_OVERHEAD - 1)
+/* Far above anything the system can give; keeps every size computation below from overflowing. */
+#define BA_DETAIL_MAX_REQUEST     ((~(size_t)0) >> 2)
+
+#define BA_DETAIL_NSMALLBINS      32u
+#define BA_DETAIL_NTREEBINS       32u
+#define BA_DETAIL_SMALLBIN_SHIFT  (sizeof(void *) == 8 ? 4u : 3u)
+#define BA_DETAIL_TREEBIN_SHIFT   (BA_DETAIL_SMALLBIN_SHIFT + 5u)
+#define BA_DETAIL_MIN_LARGE_SIZE  ((size_t)1 << BA_DETAIL_TREEBIN_SHIFT)
+#define BA_DETAIL_MAX_SMALL_SIZE  (BA_DETAIL_MIN_LARGE_SIZE - 1)
+#define BA_DETAIL_MAX_SMALL_REQUEST (BA_DETAIL_MAX_SMALL_SIZE - BA_DETAIL_ALIGN_MASK - BA_DETAIL_CHUNK_OVERHEAD)
+#define BA_DETAIL_SIZE_BITS       (sizeof(size_t) * 8u)
+
+/* Defaults. Numbers from dlmalloc and glibc unless said otherwise. */
+#define BA_DETAIL_COMMIT_GRANULE       ((size_t)64 << 10)
+#define BA_DETAIL_TOP_PAD              ((size_t)128 << 10)
+#define BA_DETAIL_TRIM_THRESHOLD       ((size_t)2 << 20)
+#define BA_DETAIL_MMAP_THRESHOLD       ((size_t)256 << 10)
+#define BA_DETAIL_MMAP_THRESHOLD_MAX   ((size_t)32 << 20)  /* the dynamic threshold stops here */
+#define BA_DETAIL_RELEASE_RATE         ((size_t)4095)
+/* Address space reserved per segment: the default heap's is large so it rarely needs a second
+ * segment; a created heap's is smaller since programs may create many. */
+#define BA_DETAIL_DEFAULT_SEGMENT      ((size_t)1 << 30)
+#define BA_DETAIL_CREATED_SEGMENT      ((size_t)64 << 20)
+/* Address space kept after a huge block so that expand_fwd can grow it in place: at least as much
+ * as the block (so it can double) and at least 64 MiB, at most the huge reserve option. Sanitizer
+ * runtimes dislike terabytes of reservations, hence the smaller cap there. */
+#define BA_DETAIL_HUGE_EXTRA_MIN       ((size_t)64 << 20)
+#if defined(BA_DETAIL_SANITIZED)
+#  define BA_DETAIL_HUGE_RESERVE       ((size_t)1 << 30)
+#else
+#  define BA_DETAIL_HUGE_RESERVE       ((size_t)4 << 30)
+#endif
+#define BA_DETAIL_BURST_RUN_BYTES      ((size_t)4096)
+#define BA_DETAIL_MIN_BUFFER           ((size_t)4096)
+
+/* ---------------------------------------------------------------------------------------------
+ * Structures
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ba_detail_chunk {
+   size_t prev_foot;                /* size of the previous chunk, if it is free */
+   size_t head;                     /* size of this chunk | PINUSE | CINUSE */
+   struct ba_detail_chunk *fd;      /* free chunks only: bin ring links */
+   struct ba_detail_chunk *bk;
+} ba_detail_chunk;
+
+/* A free chunk of a tree bin. Chunks of one size form a ring; one of them (with parent != 0) is
+ * the node of the bitwise trie of its bin. The chunk comes first so that the two pointer types
+ * convert into each other. */
+typedef struct ba_detail_tree_chunk {
+   ba_detail_chunk c;
+   struct ba_detail_tree_chunk *child[2];
+   struct ba_detail_tree_chunk *parent;
+   unsigned index;
+} ba_detail_tree_chunk;
+
+/* A segment: one address-space reservation [base, base + reserved) committed up to
+ * base + committed. This record sits at base; the chunks start at chunks_begin. */
+typedef struct ba_detail_segment {
+   char *base;
+   size_t reserved;
+   size_t committed;
+   char *chunks_begin;
+   struct ba_detail_segment *next;
+   unsigned flags;
+} ba_detail_segment;
+
+#define BA_DETAIL_SEGMENT_EXTERNAL   1u  /* a caller's buffer: never committed, trimmed or unmapped */
+#define BA_DETAIL_SEGMENT_PERMANENT  2u  /* holds the heap record itself: released with the heap */
+
+/* The record at the base of every huge block's mapping. */
+typedef struct ba_detail_huge_header {
+   struct ba_detail_huge_header *next;
+   struct ba_detail_huge_header *prev;
+   size_t reserved;
+   size_t committed;
+   size_t chunk_offset;             /* where the chunk starts (after alignment padding) */
+   ba_heap *heap;
+   size_t magic;                    /* heap address ^ BA_DETAIL_HUGE_MAGIC: frees check it */
+} ba_detail_huge_header;
+
+#define BA_DETAIL_HUGE_MAGIC ((size_t)0x5ba1ab1e5ba1ab1eull)
+
+#define BA_DETAIL_HEAP_READY        1u
+#define BA_DETAIL_HEAP_USER_TRIM    2u  /* the trim threshold was set: do not adjust it */
+#define BA_DETAIL_HEAP_USER_MMAP    4u  /* the mmap threshold was set: do not adjust it */
+#define BA_DETAIL_HEAP_NO_SYSTEM    8u  /* lives in a caller's buffer: no mmap at all */
+#define BA_DETAIL_HEAP_EMBEDDED    16u  /* the record lives in its own first segment */
+
+struct ba_heap {
+   int lock_word;
+   int use_lock;
+   unsigned flags;
+   unsigned smallmap;               /* bit i: small bin i is not empty */
+   unsigned treemap;                /* bit i: tree bin i is not empty */
+   size_t dvsize;
+   size_t topsize;
+   ba_detail_chunk *dv;             /* the designated victim: last split remainder */
+   ba_detail_chunk *top;
+   char *least_addr;
+   ba_detail_segment *segments;     /* newest first */
+   ba_detail_segment *top_segment;
+   ba_detail_huge_header *huge;
+   size_t segment_reserve;
+   size_t trim_threshold;
+   size_t trim_check;               /* trim_threshold, or SIZE_MAX after a trim found nothing */
+   size_t mmap_threshold;
+   size_t release_rate;
+   size_t release_countdown;
+   size_t huge_reserve;
+   size_t top_pad;
+   size_t footprint;
+   size_t max_footprint;
+   size_t footprint_limit;
+   size_t in_use_bytes;
+   size_t peak_in_use_bytes;
+   size_t in_use_chunks;
+   size_t huge_blocks;
+   size_t huge_bytes;
+   ba_heap *registry_next;          /* every heap, for fork */
+   ba_heap *registry_prev;
+   ba_detail_chunk smallbins[BA_DETAIL_NSMALLBINS];  /* ring heads; valid while the map bit is set */
+   ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Process-wide state (constant-initialized: zero)
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_STATE ba_heap ba_detail_default_heap_storage;
+BA_DETAIL_STATE int ba_detail_registry_lock;
+BA_DETAIL_STATE ba_heap *ba_detail_registry;
+BA_DETAIL_STATE size_t ba_detail_page_size;
+BA_DETAIL_STATE ba_diagnostic_handler ba_detail_handler;
+
+/* ---------------------------------------------------------------------------------------------
+ * Chunk operations
+ * ------------------------------------------------------------------------------------------- */
+
+typedef ba_detail_chunk ba_detail_ch;
+typedef ba_detail_tree_chunk ba_detail_tch;
+
+BA_DETAIL_FN size_t ba_detail_chunksize(const ba_detail_ch *p) { return p->head & ~BA_DETAIL_FLAG_BITS; }
+BA_DETAIL_FN int ba_detail_cinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_CINUSE) != 0; }
+BA_DETAIL_FN int ba_detail_pinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_PINUSE) != 0; }
+BA_DETAIL_FN int ba_detail_is_huge(const ba_detail_ch *p) { return (p->head & BA_DETAIL_INUSE_BITS) == 0; }
+BA_DETAIL_FN int ba_detail_is_inuse(const ba_detail_ch *p)
+{ return (p->head & BA_DETAIL_INUSE_BITS) != BA_DETAIL_PINUSE; }
+BA_DETAIL_FN ba_detail_ch *ba_detail_plus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p + s); }
+BA_DETAIL_FN ba_detail_ch *ba_detail_minus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p - s); }
+BA_DETAIL_FN void *ba_detail_chunk2mem(const ba_detail_ch *p) { return (char *)p + 2 * BA_DETAIL_WORD; }
+BA_DETAIL_FN ba_detail_ch *ba_detail_mem2chunk(const void *m) { return (ba_detail_ch *)((char *)m - 2 * BA_DETAIL_WORD); }
+BA_DETAIL_FN size_t ba_detail_overhead(const ba_detail_ch *p)
+{ return ba_detail_is_huge(p) ? BA_DETAIL_HUGE_OVERHEAD : BA_DETAIL_CHUNK_OVERHEAD; }
+BA_DETAIL_FN size_t ba_detail_usable(const ba_detail_ch *p) { return ba_detail_chunksize(p) - ba_detail_overhead(p); }
+
+BA_DETAIL_FN size_t ba_detail_pad_request(size_t n)
+{ return (n + BA_DETAIL_CHUNK_OVERHEAD + BA_DETAIL_ALIGN_MASK) & ~BA_DETAIL_ALIGN_MASK; }
+/* Precondition: n < BA_DETAIL_MAX_REQUEST. */
+BA_DETAIL_FN size_t ba_detail_request2size(size_t n)
+{ return n < BA_DETAIL_MIN_REQUEST ? BA_DETAIL_MIN_CHUNK : ba_detail_pad_request(n); }
+BA_DETAIL_FN size_t ba_detail_round_up(size_t n, size_t to) { return (n + to - 1) & ~(to - 1); }
+BA_DETAIL_FN int ba_detail_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+BA_DETAIL_FN void ba_detail_set_foot(ba_detail_ch *p, size_t s) { ba_detail_plus(p, s)->prev_foot = s; }
+BA_DETAIL_FN void ba_detail_set_free_chunk(ba_detail_ch *p, size_t s)
+{ p->head = s | BA_DETAIL_PINUSE; ba_detail_set_foot(p, s); }
+BA_DETAIL_FN void ba_detail_set_free_with_pinuse(ba_detail_ch *p, size_t s, ba_detail_ch *next)
+{ next->head &= ~BA_DETAIL_PINUSE; ba_detail_set_free_chunk(p, s); }
+/* Marks p in use with size s, keeping its PINUSE bit, and tells the next chunk. */
+BA_DETAIL_FN void ba_detail_set_inuse(ba_detail_ch *p, size_t s)
+{
+   p->head = (p->head & BA_DETAIL_PINUSE) | s | BA_DETAIL_CINUSE;
+   ba_detail_plus(p, s)->head |= BA_DETAIL_PINUSE;
+}
+BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
+{
+   p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
+   ba_detail_plus(p, s)->head |= BA_DETAIL_PINUSE;
+}
+BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
+{ p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
+
+/* ---------------------------------------------------------------------------------------------
+ * Usage errors
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN void ba_detail_unlock(ba_heap *h);
+
+/* Reports a misuse and never returns. The lock is released first so that a handler that leaves
+ * by longjmp or exit leaves a usable heap behind. */
+BA_DETAIL_FN void ba_detail_usage_error(ba_heap *h, const char *what, const void *address)
+{
+   ba_diagnostic_handler handler = __atomic_load_n(&ba_detail_handler, __ATOMIC_ACQUIRE);
+   ba_detail_unlock(h);
+   if (handler) {
+      handler(what, address, h);
+   } else {
+      fprintf(stderr, "allocplus core heap %p: %s at %p\n", (const void *)h, what, address);
+      fflush(stderr);
+   }
+   abort();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Bins
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN int ba_detail_is_small(size_t s) { return (s >> BA_DETAIL_SMALLBIN_SHIFT) < BA_DETAIL_NSMALLBINS; }
+BA_DETAIL_FN unsigned ba_detail_small_index(size_t s) { return (unsigned)(s >> BA_DETAIL_SMALLBIN_SHIFT); }
+BA_DETAIL_FN size_t ba_detail_small_index2size(unsigned i) { return (size_t)i << BA_DETAIL_SMALLBIN_SHIFT; }
+BA_DETAIL_FN unsigned ba_detail_least_bit(unsigned x) { return x & (0u - x); }
+BA_DETAIL_FN unsigned ba_detail_left_bits(unsigned x) { return (x << 1) | (0u - (x << 1)); }
+BA_DETAIL_FN unsigned ba_detail_bit2idx(unsigned x) { return (unsigned)__builtin_ctz(x); }
+
+BA_DETAIL_FN unsigned ba_detail_tree_index(size_t s)
+{
+   size_t x = s >> BA_DETAIL_TREEBIN_SHIFT;
+   if (x == 0) return 0;
+   if (x > 0xFFFF) return BA_DETAIL_NTREEBINS - 1;
+   {
+      unsigned k = (unsigned)(BA_DETAIL_SIZE_BITS - 1) - (unsigned)__builtin_clzl((unsigned long)x);
+      return (k << 1) + (unsigned)((s >> (k + (BA_DETAIL_TREEBIN_SHIFT - 1))) & 1);
+   }
+}
+/* The smallest size of tree bin i. */
+BA_DETAIL_FN size_t ba_detail_tree_min_size(unsigned i)
+{
+   return ((size_t)1 << ((i >> 1) + BA_DETAIL_TREEBIN_SHIFT))
+        | ((size_t)(i & 1) << ((i >> 1) + BA_DETAIL_TREEBIN_SHIFT - 1));
+}
+/* The shift that brings the first bit that tells children apart in bin i to the top. */
+BA_DETAIL_FN unsigned ba_detail_tree_leftshift(unsigned i)
+{
+   return i == BA_DETAIL_NTREEBINS - 1 ? 0
+        : (unsigned)(BA_DETAIL_SIZE_BITS - 1) - ((i >> 1) + BA_DETAIL_TREEBIN_SHIFT - 2);
+}
+BA_DETAIL_FN ba_detail_tch *ba_detail_leftmost_child(const ba_detail_tch *t)
+{ return t->child[0] ? t->child[0] : t->child[1]; }
+
+BA_DETAIL_FN void ba_detail_insert_small(ba_heap *h, ba_detail_ch *p, size_t s)
+{
+   unsigned i = ba_detail_small_index(s);
+   ba_detail_ch *b = &h->smallbins[i];
+   ba_detail_ch *f = b;
+   if (!(h->smallmap & (1u << i))) h->smallmap |= 1u << i;
+   else f = b->fd;
+   b->fd = p;
+   f->bk = p;
+   p->fd = f;
+   p->bk = b;
+}
+
+BA_DETAIL_FN void ba_detail_unlink_small(ba_heap *h, ba_detail_ch *p, size_t s)
+{
+   ba_detail_ch *f = p->fd, *b = p->bk;
+   unsigned i = ba_detail_small_index(s);
+   if (BA_DETAIL_UNLIKELY(f->bk != p || b->fd != p))
+      ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
+   if (f == b) h->smallmap &= ~(1u << i);
+   else { f->bk = b; b->fd = f; }
+}
+
+BA_DETAIL_FN void ba_detail_unlink_first_small(ba_heap *h, ba_detail_ch *b, ba_detail_ch *p, unsigned i)
+{
+   ba_detail_ch *f = p->fd;
+   if (BA_DETAIL_UNLIKELY(f->bk != p))
+      ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
+   if (b == f) h->smallmap &= ~(1u << i);
+   else { b->fd = f; f->bk = b; }
+}
+
+BA_DETAIL_FN void ba_detail_insert_large(ba_heap *h, ba_detail_tch *x, size_t s)
+{
+   unsigned i = ba_detail_tree_index(s);
+   ba_detail_tch **slot = &h->treebins[i];
+   x->index = i;
+   x->child[0] = x->child[1] = 0;
+   if (!(h->treemap & (1u << i))) {
+      h->treemap |= 1u << i;
+      *slot = x;
+      x->parent = (ba_detail_tch *)(void *)slot;   /* a root's parent is its bin slot */
+      x->c.fd = x->c.bk = &x->c;
+      return;
+   }
+   {
+      ba_detail_tch *t = *slot;
+      size_t k = s << ba_detail_tree_leftshift(i);
+      for (;;) {
+         if (ba_detail_chunksize(&t->c) != s) {
+            ba_detail_tch **c = &t->child[(k >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
+            k <<= 1;
+            if (*c) { t = *c; continue; }
+            *c = x;
+            x->parent = t;
+            x->c.fd = x->c.bk = &x->c;
+         } else {
+            ba_detail_ch *f = t->c.fd;
+            t->c.fd = f->bk = &x->c;
+            x->c.fd = f;
+            x->c.bk = &t->c;
+            x->parent = 0;
+         }
+         return;
+      }
+   }
+}
+
+BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
+{
+   ba_detail_tch *xp = x->parent;
+   ba_detail_tch *r;
+   if (x->c.bk != &x->c) {
+      ba_detail_ch *f = x->c.fd;
+      r = (ba_detail_tch *)(void *)x->c.bk;
+      if (BA_DETAIL_UNLIKELY(f->bk != &x->c || r->c.fd != &x->c))
+         ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", x);
+      f->bk = &r->c;
+      r->c.fd = f;
+   } else {
+      ba_detail_tch **rp;
+      if ((r = *(rp = &x->child[1])) != 0 || (r = *(rp = &x->child[0])) != 0) {
+         ba_detail_tch **cp;
+         while (*(cp = &r->child[1]) != 0 || *(cp = &r->child[0]) != 0) r = *(rp = cp);
+         *rp = 0;
+      }
+   }
+   if (xp != 0) {
+      ba_detail_tch **slot = &h->treebins[x->index];
+      if (x == *slot) {
+         if ((*slot = r) == 0) h->treemap &= ~(1u << x->index);
+      } else if (xp->child[0] == x) {
+         xp->child[0] = r;
+      } else {
+         xp->child[1] = r;
+      }
+      if (r != 0) {
+         ba_detail_tch *c0, *c1;
+         r->parent = xp;
+         if ((c0 = x->child[0]) != 0) { r->child[0] = c0; c0->parent = r; }
+         if ((c1 = x->child[1]) != 0) { r->child[1] = c1; c1->parent = r; }
+      }
+   }
+}
+
+BA_DETAIL_FN void ba_detail_insert_chunk(ba_heap *h, ba_detail_ch *p, size_t s)
+{
+   if (ba_detail_is_small(s)) ba_detail_insert_small(h, p, s);
+   else ba_detail_insert_large(h, (ba_detail_tch *)(void *)p, s);
+}
+
+BA_DETAIL_FN void ba_detail_unlink_chunk(ba_heap *h, ba_detail_ch *p, size_t s)
+{
+   if (ba_detail_is_small(s)) ba_detail_unlink_small(h, p, s);
+   else ba_detail_unlink_large(h, (ba_detail_tch *)(void *)p);
+}
+
+/* Makes p (size s) the designated victim; the previous one goes to its bin. */
+BA_DETAIL_FN void ba_detail_replace_dv(ba_heap *h, ba_detail_ch *p, size_t s)
+{
+   if (h->dvsize != 0) ba_detail_insert_chunk(h, h->dv, h->dvsize);
+   h->dvsize = s;
+   h->dv = p;
+}
+
+/* Frees chunk p of size psize into the heap, coalescing with free neighbours. p's head need not
+ * be consistent except for its PINUSE bit. */
+BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t psize)
+{
+   ba_detail_ch *next = ba_detail_plus(p, psize);
+   if (!ba_detail_pinuse(p)) {
+      size_t prevsize = p->prev_foot;
+      ba_detail_ch *prev = ba_detail_minus(p, prevsize);
+      psize += prevsize;
+      p = prev;
+      if (p != h->dv) {
+         ba_detail_unlink_chunk(h, p, prevsize);
+      } else if ((next->head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_INUSE_BITS) {
+         h->dvsize = psize;
+         ba_detail_set_free_with_pinuse(p, psize, next);
+         return;
+      }
+   }
+   if (!ba_detail_cinuse(next)) {
+      if (next == h->top) {
+         size_t tsize = h->topsize += psize;
+         h->top = p;
+         p->head = tsize | BA_DETAIL_PINUSE;
+         if (p == h->dv) { h->dv = 0; h->dvsize = 0; }
+         return;
+      }
+      if (next == h->dv) {
+         size_t dsize = h->dvsize += psize;
+         h->dv = p;
+         ba_detail_set_free_chunk(p, dsize);
+         return;
+      }
+      {
+         size_t nsize = ba_detail_chunksize(next);
+         psize += nsize;
+         ba_detail_unlink_chunk(h, next, nsize);
+         ba_detail_set_free_chunk(p, psize);
+         if (p == h->dv) { h->dvsize = psize; return; }
+      }
+   } else {
+      ba_detail_set_free_with_pinuse(p, psize, next);
+   }
+   ba_detail_insert_chunk(h, p, psize);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Locks: a test-and-test-and-set spinlock. The uncontended path is one atomic exchange; under
+ * contention it spins briefly, then yields (the holder may be descheduled on few cores).
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN void ba_detail_spin_lock_slow(int *word)
+{
+   unsigned spins = 0;
+   for (;;) {
+      if (!__atomic_load_n(word, __ATOMIC_RELAXED) && !__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))
+         return;
+      if (++spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+         __builtin_ia32_pause();
+#endif
+      } else {
+         spins = 0;
+         sched_yield();
+      }
+   }
+}
+BA_DETAIL_FN void ba_detail_spin_lock(int *word)
+{
+   if (BA_DETAIL_UNLIKELY(__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))) ba_detail_spin_lock_slow(word);
+}
+BA_DETAIL_FN void ba_detail_spin_unlock(int *word) { __atomic_store_n(word, 0, __ATOMIC_RELEASE); }
+
+BA_DETAIL_FN void ba_detail_lock(ba_heap *h) { if (h->use_lock) ba_detail_spin_lock(&h->lock_word); }
+BA_DETAIL_FN void ba_detail_unlock(ba_heap *h) { if (h->use_lock) ba_detail_spin_unlock(&h->lock_word); }
+
+/* ---------------------------------------------------------------------------------------------
+ * The registry of heaps, for fork: the child must not inherit a lock held by a thread that does
+ * not exist in it, so every heap is locked around fork.
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN void ba_detail_fork_prepare(void)
+{
+   ba_heap *h;
+   ba_detail_spin_lock(&ba_detail_registry_lock);
+   for (h = ba_detail_registry; h; h = h->registry_next) ba_detail_lock(h);
+}
+BA_DETAIL_FN void ba_detail_fork_release(void)
+{
+   ba_heap *h;
+   for (h = ba_detail_registry; h; h = h->registry_next) ba_detail_unlock(h);
+   ba_detail_spin_unlock(&ba_detail_registry_lock);
+}
+
+/* Precondition: the registry lock is held. */
+BA_DETAIL_FN void ba_detail_global_init_locked(void)
+{
+   if (ba_detail_page_size != 0) return;
+   {
+      long page = sysconf(_SC_PAGESIZE);
+      size_t size = page > 0 ? (size_t)page : (size_t)4096;
+      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_release);
+      __atomic_store_n(&ba_detail_page_size, size, __ATOMIC_RELEASE);
+   }
+}
+
+BA_DETAIL_FN void ba_detail_register(ba_heap *h)
+{
+   ba_detail_spin_lock(&ba_detail_registry_lock);
+   ba_detail_global_init_locked();
+   h->registry_prev = 0;
+   h->registry_next = ba_detail_registry;
+   if (ba_detail_registry) ba_detail_registry->registry_prev = h;
+   ba_detail_registry = h;
+   ba_detail_spin_unlock(&ba_detail_registry_lock);
+}
+
+BA_DETAIL_FN void ba_detail_unregister(ba_heap *h)
+{
+   ba_detail_spin_lock(&ba_detail_registry_lock);
+   if (h->registry_prev) h->registry_prev->registry_next = h->registry_next;
+   else ba_detail_registry = h->registry_next;
+   if (h->registry_next) h->registry_next->registry_prev = h->registry_prev;
+   ba_detail_spin_unlock(&ba_detail_registry_lock);
+}
+
+BA_DETAIL_FN size_t ba_detail_page(void) { return __atomic_load_n(&ba_detail_page_size, __ATOMIC_ACQUIRE); }
+
+/* Sets up the fields of an empty heap; the bins need nothing (the bitmaps say they are empty). */
+BA_DETAIL_FN void ba_detail_heap_init(ba_heap *h, size_t segment_reserve, int locked, unsigned flags)
+{
+   memset(h, 0, sizeof *h);
+   h->use_lock = locked != 0;
+   h->flags = flags;
+   h->segment_reserve = segment_reserve;
+   h->trim_threshold = h->trim_check = BA_DETAIL_TRIM_THRESHOLD;
+   h->mmap_threshold = (flags & BA_DETAIL_HEAP_NO_SYSTEM) ? ~(size_t)0 : BA_DETAIL_MMAP_THRESHOLD;
+   h->release_rate = h->release_countdown = BA_DETAIL_RELEASE_RATE;
+   h->huge_reserve = BA_DETAIL_HUGE_RESERVE;
+   h->top_pad = BA_DETAIL_TOP_PAD;
+   h->footprint_limit = ~(size_t)0;
+   h->least_addr = (char *)~(uintptr_t)0;
+}
+
+BA_DETAIL_FN void ba_detail_init_default(void)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   ba_detail_spin_lock(&ba_detail_registry_lock);
+   if (!(__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & BA_DETAIL_HEAP_READY)) {
+      ba_detail_global_init_locked();
+      ba_detail_heap_init(h, BA_DETAIL_DEFAULT_SEGMENT, 1, 0);
+      h->registry_next = ba_detail_registry;
+      if (ba_detail_registry) ba_detail_registry->registry_prev = h;
+      ba_detail_registry = h;
+      __atomic_store_n(&h->flags, BA_DETAIL_HEAP_READY, __ATOMIC_RELEASE);
+   }
+   ba_detail_spin_unlock(&ba_detail_registry_lock);
+}
+
+BA_DETAIL_FN ba_heap *ba_detail_default(void)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   if (BA_DETAIL_UNLIKELY(!(__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & BA_DETAIL_HEAP_READY)))
+      ba_detail_init_default();
+   return h;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Address space: reserve (PROT_NONE, no swap charged), commit, decommit, release.
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN char *ba_detail_reserve(size_t bytes)
+{
+   void *p = mmap(0, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+   return p == MAP_FAILED ? (char *)0 : (char *)p;
+}
+BA_DETAIL_FN int ba_detail_commit(char *at, size_t bytes)
+{
+   return mprotect(at, bytes, PROT_READ | PROT_WRITE) == 0;
+}
+/* Gives the pages back and keeps the address range reserved. */
+BA_DETAIL_FN void ba_detail_decommit(char *at, size_t bytes)
+{
+   void *p = mmap(at, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+   (void)p;
+}
+BA_DETAIL_FN void ba_detail_release(char *at, size_t bytes) { munmap(at, bytes); }
+
+/* Returns: whether the footprint may grow by `bytes`. */
+BA_DETAIL_FN int ba_detail_footprint_allows(const ba_heap *h, size_t bytes)
+{
+   return bytes <= h->footprint_limit && h->footprint <= h->footprint_limit - bytes;
+}
+BA_DETAIL_FN void ba_detail_footprint_add(ba_heap *h, size_t bytes)
+{
+   h->footprint += bytes;
+   if (h->footprint > h->max_footprint) h->max_footprint = h->footprint;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Segments and the top chunk
+ * ------------------------------------------------------------------------------------------- */
+
+#define BA_DETAIL_SEGMENT_HEADER ba_detail_round_up(sizeof(ba_detail_segment), BA_DETAIL_ALIGN)
+#define BA_DETAIL_HEAP_HEADER    ba_detail_round_up(sizeof(ba_heap), BA_DETAIL_ALIGN)
+
+BA_DETAIL_FN ba_detail_ch *ba_detail_fence(const ba_detail_segment *s)
+{ return (ba_detail_ch *)(s->base + s->committed - BA_DETAIL_FENCE_SIZE); }
+
+BA_DETAIL_FN void ba_detail_write_fence(const ba_detail_segment *s)
+{
+   /* PINUSE clear: the chunk below is the top or a free chunk when it matters, and is set
+    * whenever the chunk below becomes in use. */
+   ba_detail_fence(s)->head = BA_DETAIL_FENCE_SIZE | BA_DETAIL_CINUSE;
+}
+
+/* Makes [s->chunks_begin, fence) the top chunk. */
+BA_DETAIL_FN void ba_detail_top_from_segment(ba_heap *h, ba_detail_segment *s)
+{
+   ba_detail_ch *top = (ba_detail_ch *)(void *)s->chunks_begin;
+   h->top = top;
+   h->topsize = (size_t)((char *)ba_detail_fence(s) - s->chunks_begin);
+   h->top_segment = s;
+   top->head = h->topsize | BA_DETAIL_PINUSE;
+   ba_detail_write_fence(s);
+   if (s->chunks_begin < h->least_addr) h->least_addr = s->chunks_begin;
+}
+
+/* Writes the record of a segment at base, with the heap record after it when `embed` is set. */
+BA_DETAIL_FN ba_detail_segment *ba_detail_place_segment(char *base, size_t reserved, size_t committed,
+   unsigned flags, size_t embed)
+{
+   ba_detail_segment *s = (ba_detail_segment *)(void *)base;
+   s->base = base;
+   s->reserved = reserved;
+   s->committed = committed;
+   s->chunks_begin = base + BA_DETAIL_SEGMENT_HEADER + embed;
+   s->next = 0;
+   s->flags = flags;
+   return s;
+}
+
+/* Grows the top chunk by committing more of the top segment, so that it holds at least `bytes`
+ * (a chunk of that size plus the minimum top). Returns 1 on success. */
+BA_DETAIL_FN int ba_detail_grow_top(ba_heap *h, size_t bytes)
+{
+   ba_detail_segment *s = h->top_segment;
+   size_t page = ba_detail_page(), want, need;
+   if (!s || (s->flags & BA_DETAIL_SEGMENT_EXTERNAL)) return 0;
+   if (bytes > BA_DETAIL_MAX_REQUEST) return 0;
+   need = bytes + BA_DETAIL_MIN_CHUNK;
+   if (need <= h->topsize) return 1;
+   need = ba_detail_round_up(need - h->topsize, page);
+   if (need > s->reserved - s->committed) return 0;
+   want = ba_detail_round_up(need + h->top_pad, BA_DETAIL_COMMIT_GRANULE);
+   if (want > s->reserved - s->committed) want = s->reserved - s->committed;
+   if (!ba_detail_footprint_allows(h, want)) want = need;
+   if (!ba_detail_footprint_allows(h, want)) return 0;
+   if (!ba_detail_commit(s->base + s->committed, want)) return 0;
+   s->committed += want;
+   ba_detail_footprint_add(h, want);
+   h->topsize += want;
+   h->top->head = h->topsize | BA_DETAIL_PINUSE;
+   ba_detail_write_fence(s);
+   h->trim_check = h->trim_threshold;
+   return 1;
+}
+
+/* Starts a new segment large enough for a chunk of nb bytes and moves the top there; the old top
+ * becomes an ordinary free chunk. Returns 1 on success. */
+BA_DETAIL_FN int ba_detail_new_segment(ba_heap *h, size_t nb)
+{
+   size_t page = ba_detail_page();
+   size_t overhead = BA_DETAIL_SEGMENT_HEADER + BA_DETAIL_FENCE_SIZE + BA_DETAIL_MIN_CHUNK;
+   size_t reserve, commit, need;
+   char *base;
+   ba_detail_segment *s;
+   if (nb > BA_DETAIL_MAX_REQUEST) return 0;
+   need = ba_detail_round_up(nb + overhead, page);
+   reserve = need > h->segment_reserve ? need : h->segment_reserve;
+   commit = ba_detail_round_up(need + h->top_pad, BA_DETAIL_COMMIT_GRANULE);
+   if (commit > reserve) commit = reserve;
+   if (!ba_detail_footprint_allows(h, commit)) commit = need;
+   if (!ba_detail_footprint_allows(h, commit)) return 0;
+   base = ba_detail_reserve(reserve);
+   if (!base) return 0;
+   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   ba_detail_footprint_add(h, commit);
+   s = ba_detail_place_segment(base, reserve, commit, 0, 0);
+   s->next = h->segments;
+   h->segments = s;
+   if (h->top) {
+      /* The top always has PINUSE set (a free chunk below it would have merged). */
+      ba_detail_ch *old = h->top;
+      size_t oldsize = h->topsize;
+      ba_detail_set_free_chunk(old, oldsize);
+      ba_detail_insert_chunk(h, old, oldsize);
+   }
+   ba_detail_top_from_segment(h, s);
+   h->trim_check = h->trim_threshold;
+   return 1;
+}
+
+/* Unmaps every segment other than the top one that is a single free chunk. Returns the bytes. */
+BA_DETAIL_FN size_t ba_detail_release_unused_segments(ba_heap *h)
+{
+   size_t released = 0;
+   ba_detail_segment **link = &h->segments;
+   while (*link) {
+      ba_detail_segment *s = *link;
+      ba_detail_ch *first = (ba_detail_ch *)(void *)s->chunks_begin;
+      size_t span = (size_t)((char *)ba_detail_fence(s) - s->chunks_begin);
+      if (s != h->top_segment && !(s->flags & (BA_DETAIL_SEGMENT_EXTERNAL | BA_DETAIL_SEGMENT_PERMANENT))
+          && !ba_detail_cinuse(first) && ba_detail_chunksize(first) == span) {
+         if (first == h->dv) { h->dv = 0; h->dvsize = 0; }
+         else ba_detail_unlink_chunk(h, first, span);
+         *link = s->next;
+         released += s->committed;
+         h->footprint -= s->committed;
+         ba_detail_release(s->base, s->reserved);
+         continue;
+      }
+      link = &s->next;
+   }
+   return released;
+}
+
+/* Gives back the top beyond pad bytes (by whole pages) and unused segments. Returns the bytes. */
+BA_DETAIL_FN size_t ba_detail_sys_trim(ba_heap *h, size_t pad)
+{
+   size_t released = 0;
+   ba_detail_segment *s = h->top_segment;
+   if (s && !(s->flags & BA_DETAIL_SEGMENT_EXTERNAL) && pad < BA_DETAIL_MAX_REQUEST) {
+      size_t page = ba_detail_page();
+      char *keep = (char *)h->top + BA_DETAIL_MIN_CHUNK + pad + BA_DETAIL_FENCE_SIZE;
+      size_t keep_off = ba_detail_round_up((size_t)(keep - s->base), page);
+      if (keep_off < s->committed) {
+         size_t drop = s->committed - keep_off;
+         ba_detail_decommit(s->base + keep_off, drop);
+         s->committed = keep_off;
+         h->footprint -= drop;
+         h->topsize -= drop;
+         h->top->head = h->topsize | BA_DETAIL_PINUSE;
+         ba_detail_write_fence(s);
+         released += drop;
+      }
+   }
+   released += ba_detail_release_unused_segments(h);
+   return released;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Huge blocks: mapped directly, with reserved address space after them for growth in place.
+ * ------------------------------------------------------------------------------------------- */
+
+#define BA_DETAIL_HUGE_HEADER ba_detail_round_up(sizeof(ba_detail_huge_header), BA_DETAIL_ALIGN)
+
+BA_DETAIL_FN ba_detail_huge_header *ba_detail_huge_of(const ba_detail_ch *p)
+{ return (ba_detail_huge_header *)(void *)((char *)p - p->prev_foot); }
+
+/* Returns: the mem of a new huge chunk of at least nb bytes (nb counts the one-word overhead of
+ * an ordinary chunk) aligned to `alignment`, or null. */
+BA_DETAIL_FN void *ba_detail_huge_alloc(ba_heap *h, size_t nb, size_t alignment)
+{
+   size_t page = ba_detail_page();
+   size_t lead = BA_DETAIL_HUGE_HEADER + 2 * BA_DETAIL_WORD;   /* from base to the first mem */
+   size_t slack = alignment > BA_DETAIL_ALIGN ? alignment : 0;
+   size_t commit, extra, reserve;
+   char *base, *mem;
+   ba_detail_huge_header *hh;
+   ba_detail_ch *p;
+   if (h->flags & BA_DETAIL_HEAP_NO_SYSTEM) return 0;
+   if (nb > BA_DETAIL_MAX_REQUEST || slack > BA_DETAIL_MAX_REQUEST) return 0;
+   commit = ba_detail_round_up(lead + nb + BA_DETAIL_WORD + slack, page);
+   if (!ba_detail_footprint_allows(h, commit)) return 0;
+   extra = commit > BA_DETAIL_HUGE_EXTRA_MIN ? commit : BA_DETAIL_HUGE_EXTRA_MIN;
+   if (extra > h->huge_reserve) extra = ba_detail_round_up(h->huge_reserve, page);
+   reserve = commit + extra;
+   base = ba_detail_reserve(reserve);
+   if (!base && extra) { reserve = commit; base = ba_detail_reserve(reserve); }
+   if (!base) return 0;
+   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   mem = (char *)ba_detail_round_up((size_t)(uintptr_t)(base + lead), alignment > BA_DETAIL_ALIGN ? alignment : BA_DETAIL_ALIGN);
+   p = ba_detail_mem2chunk(mem);
+   p->prev_foot = (size_t)((char *)p - base);
+   p->head = (size_t)(base + commit - (char *)p);
+   hh = (ba_detail_huge_header *)(void *)base;
+   hh->reserved = reserve;
+   hh->committed = commit;
+   hh->chunk_offset = p->prev_foot;
+   hh->heap = h;
+   hh->magic = (size_t)(uintptr_t)h ^ BA_DETAIL_HUGE_MAGIC;
+   hh->prev = 0;
+   hh->next = h->huge;
+   if (h->huge) h->huge->prev = hh;
+   h->huge = hh;
+   ba_detail_footprint_add(h, commit);
+   h->huge_blocks += 1;
+   h->huge_bytes += commit;
+   return mem;
+}
+
+BA_DETAIL_FN int ba_detail_huge_valid(const ba_heap *h, const ba_detail_ch *p)
+{
+   const ba_detail_huge_header *hh = ba_detail_huge_of(p);
+   return p->prev_foot >= BA_DETAIL_HUGE_HEADER && ((uintptr_t)hh & (ba_detail_page() - 1)) == 0
+       && hh->heap == h && hh->magic == ((size_t)(uintptr_t)h ^ BA_DETAIL_HUGE_MAGIC);
+}
+
+BA_DETAIL_FN void ba_detail_huge_free(ba_heap *h, ba_detail_ch *p)
+{
+   ba_detail_huge_header *hh = ba_detail_huge_of(p);
+   size_t size = ba_detail_chunksize(p);
+   if (hh->prev) hh->prev->next = hh->next; else h->huge = hh->next;
+   if (hh->next) hh->next->prev = hh->prev;
+   h->footprint -= hh->committed;
+   h->huge_blocks -= 1;
+   h->huge_bytes -= hh->committed;
+   hh->magic = 0;
+   /* The dynamic threshold (as glibc's): a program that frees a block of this size is likely to
+    * ask for it again, so such sizes stop being mapped one by one. */
+   if (!(h->flags & BA_DETAIL_HEAP_USER_MMAP) && size > h->mmap_threshold && size <= BA_DETAIL_MMAP_THRESHOLD_MAX) {
+      h->mmap_threshold = size;
+      if (!(h->flags & BA_DETAIL_HEAP_USER_TRIM)) h->trim_threshold = h->trim_check = 2 * size;
+   }
+   ba_detail_release((char *)hh, hh->reserved);
+}
+
+/* Resizes huge chunk p in place so that it holds nb bytes (as counted for ordinary chunks):
+ * commits more of its reservation, extends the reservation when the addresses after it are free,
+ * or gives back whole pages. Returns 1 on success. */
+BA_DETAIL_FN int ba_detail_huge_resize(ba_heap *h, ba_detail_ch *p, size_t nb)
+{
+   ba_detail_huge_header *hh = ba_detail_huge_of(p);
+   char *base = (char *)hh;
+   size_t page = ba_detail_page(), off = p->prev_foot, commit;
+   if (nb > BA_DETAIL_MAX_REQUEST) return 0;
+   commit = ba_detail_round_up(off + nb + BA_DETAIL_WORD, page);
+   if (commit > hh->committed) {
+      size_t grow = commit - hh->committed;
+      if (!ba_detail_footprint_allows(h, grow)) return 0;
+      if (commit > hh->reserved) {
+#if defined(MAP_FIXED_NOREPLACE)
+         size_t more = commit - hh->reserved;
+         void *q = mmap(base + hh->reserved, more, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+         if (q == MAP_FAILED) return 0;
+         if (q != base + hh->reserved) { munmap(q, more); return 0; }  /* an old kernel: no NOREPLACE */
+         hh->reserved = commit;
+#else
+         return 0;
+#endif
+      }
+      if (!ba_detail_commit(base + hh->committed, grow)) return 0;
+      ba_detail_footprint_add(h, grow);
+      h->huge_bytes += grow;
+   } else if (commit < hh->committed) {
+      size_t drop = hh->committed - commit;
+      ba_detail_decommit(base + commit, drop);
+      h->footprint -= drop;
+      h->huge_bytes -= drop;
+   }
+   hh->committed = commit;
+   p->head = commit - off;
+   return 1;
+}
+
+/* Finds memory for a chunk of nb bytes when the bins and the top have none: a huge block, more
+ * of the top segment, or a new segment. allow_huge is 0 for burst runs (split afterwards). */
+BA_DETAIL_FN void *ba_detail_sys_alloc(ba_heap *h, size_t nb, int allow_huge)
+{
+   if (allow_huge && nb >= h->mmap_threshold) {
+      void *mem = ba_detail_huge_alloc(h, nb, BA_DETAIL_ALIGN);
+      if (mem) return mem;
+   }
+   if (h->flags & BA_DETAIL_HEAP_NO_SYSTEM) return 0;
+   if (!ba_detail_grow_top(h, nb) && !ba_detail_new_segment(h, nb)) return 0;
+   {
+      ba_detail_ch *p = h->top;
+      ba_detail_ch *r = h->top = ba_detail_plus(p, nb);
+      h->topsize -= nb;
+      r->head = h->topsize | BA_DETAIL_PINUSE;
+      ba_detail_set_size_and_pinuse_of_inuse(p, nb);
+      return ba_detail_chunk2mem(p);
+   }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Allocation
+ * ------------------------------------------------------------------------------------------- */
+
+/* Splits victim v (unlinked, size nb + rsize) into an in-use chunk of nb and a remainder that
+ * becomes the designated victim (or a binned chunk when keep_dv is 0). */
+BA_DETAIL_FN void *ba_detail_carve(ba_heap *h, ba_detail_ch *v, size_t nb, size_t rsize, int to_dv)
+{
+   if (rsize < BA_DETAIL_MIN_CHUNK) {
+      ba_detail_set_inuse_and_pinuse(v, rsize + nb);
+   } else {
+      ba_detail_ch *r = ba_detail_plus(v, nb);
+      ba_detail_set_size_and_pinuse_of_inuse(v, nb);
+      ba_detail_set_free_chunk(r, rsize);
+      if (to_dv) ba_detail_replace_dv(h, r, rsize);
+      else ba_detail_insert_chunk(h, r, rsize);
+   }
+   return ba_detail_chunk2mem(v);
+}
+
+/* A small request from the smallest tree chunk (best fit among the smallest bin). */
+BA_DETAIL_FN void *ba_detail_tmalloc_small(ba_heap *h, size_t nb)
+{
+   unsigned i = ba_detail_bit2idx(ba_detail_least_bit(h->treemap));
+   ba_detail_tch *t = h->treebins[i], *v = t;
+   size_t rsize = ba_detail_chunksize(&t->c) - nb;
+   while ((t = ba_detail_leftmost_child(t)) != 0) {
+      size_t trem = ba_detail_chunksize(&t->c) - nb;
+      if (trem < rsize) { rsize = trem; v = t; }
+   }
+   ba_detail_unlink_large(h, v);
+   return ba_detail_carve(h, &v->c, nb, rsize, 1);
+}
+
+/* A large request: the best fit in the tree bins, if better than the designated victim. */
+BA_DETAIL_FN void *ba_detail_tmalloc_large(ba_heap *h, size_t nb)
+{
+   ba_detail_tch *v = 0, *t;
+   size_t rsize = (size_t)0 - nb;   /* unsigned negation: larger than any fit */
+   unsigned idx = ba_detail_tree_index(nb);
+   if ((t = h->treebins[idx]) != 0) {
+      /* Walk down the trie along nb's bits, remembering the deepest right subtree not taken. */
+      size_t sizebits = nb << ba_detail_tree_leftshift(idx);
+      ba_detail_tch *rst = 0;
+      for (;;) {
+         ba_detail_tch *rt;
+         size_t trem = ba_detail_chunksize(&t->c) - nb;
+         if (trem < rsize) {
+            v = t;
+            if ((rsize = trem) == 0) break;
+         }
+         rt = t->child[1];
+         t = t->child[(sizebits >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
+         if (rt != 0 && rt != t) rst = rt;
+         if (t == 0) { t = rst; break; }
+         sizebits <<= 1;
+      }
+   }
+   if (t == 0 && v == 0) {
+      unsigned leftbits = ba_detail_left_bits(1u << idx) & h->treemap;
+      if (leftbits != 0) t = h->treebins[ba_detail_bit2idx(ba_detail_least_bit(leftbits))];
+   }
+   while (t != 0) {
+      size_t trem = ba_detail_chunksize(&t->c) - nb;
+      if (trem < rsize) { rsize = trem; v = t; }
+      t = ba_detail_leftmost_child(t);
+   }
+   if (v != 0 && rsize < h->dvsize - nb) {
+      ba_detail_unlink_large(h, v);
+      return ba_detail_carve(h, &v->c, nb, rsize, 0);
+   }
+   return 0;
+}
+
+/* Returns: the mem of an in-use chunk of at least nb bytes (nb a padded request size), or null. */
+BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
+{
+   void *mem;
+   if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
+      unsigned idx = ba_detail_small_index(nb);
+      unsigned smallbits = h->smallmap >> idx;
+      if ((smallbits & 3u) != 0) {
+         /* An exact fit, or one 16 bytes larger (too small a remainder to split off). */
+         ba_detail_ch *b, *p;
+         idx += ~smallbits & 1u;
+         b = &h->smallbins[idx];
+         p = b->fd;
+         ba_detail_unlink_first_small(h, b, p, idx);
+         ba_detail_set_inuse_and_pinuse(p, ba_detail_small_index2size(idx));
+         return ba_detail_chunk2mem(p);
+      }
+      if (nb > h->dvsize) {
+         if (smallbits != 0) {
+            unsigned leftbits = (smallbits << idx) & ba_detail_left_bits(1u << idx);
+            unsigned i = ba_detail_bit2idx(ba_detail_least_bit(leftbits));
+            ba_detail_ch *b = &h->smallbins[i], *p = b->fd;
+            ba_detail_unlink_first_small(h, b, p, i);
+            return ba_detail_carve(h, p, nb, ba_detail_small_index2size(i) - nb, 1);
+         }
+         if (h->treemap != 0 && (mem = ba_detail_tmalloc_small(h, nb)) != 0) return mem;
+      }
+   } else if (h->treemap != 0 && (mem = ba_detail_tmalloc_large(h, nb)) != 0) {
+      return mem;
+   }
+   if (nb <= h->dvsize) {
+      size_t rsize = h->dvsize - nb;
+      ba_detail_ch *p = h->dv;
+      if (rsize >= BA_DETAIL_MIN_CHUNK) {
+         ba_detail_ch *r = h->dv = ba_detail_plus(p, nb);
+         h->dvsize = rsize;
+         ba_detail_set_free_chunk(r, rsize);
+         ba_detail_set_size_and_pinuse_of_inuse(p, nb);
+      } else {
+         size_t dvs = h->dvsize;
+         h->dvsize = 0;
+         h->dv = 0;
+         ba_detail_set_inuse_and_pinuse(p, dvs);
+      }
+      return ba_detail_chunk2mem(p);
+   }
+   if (nb + BA_DETAIL_MIN_CHUNK <= h->topsize) {
+      /* The top keeps at least a minimum chunk, so it never vanishes. */
+      ba_detail_ch *p = h->top;
+      ba_detail_ch *r = h->top = ba_detail_plus(p, nb);
+      h->topsize -= nb;
+      r->head = h->topsize | BA_DETAIL_PINUSE;
+      ba_detail_set_size_and_pinuse_of_inuse(p, nb);
+      return ba_detail_chunk2mem(p);
+   }
+   return ba_detail_sys_alloc(h, nb, allow_huge);
+}
+
+BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
+{
+   if (BA_DETAIL_UNLIKELY(bytes >= BA_DETAIL_MAX_REQUEST)) return 0;
+   return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+}
+
+/* Returns: the chunk of mem, after checking that it is an in-use chunk of h; reports otherwise. */
+BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
+{
+   ba_detail_ch *p = ba_detail_mem2chunk(mem);
+   if (BA_DETAIL_UNLIKELY(((uintptr_t)mem & BA_DETAIL_ALIGN_MASK) != 0))
+      ba_detail_usage_error(h, "free of a pointer the heap never returned (misaligned)", mem);
+   if (ba_detail_is_huge(p)) {
+      if (BA_DETAIL_UNLIKELY(!ba_detail_huge_valid(h, p)))
+         ba_detail_usage_error(h, "free of a pointer that is not an in-use block of this heap (a double free or a foreign pointer)", mem);
+      return p;
+   }
+   if (BA_DETAIL_UNLIKELY((char *)p < h->least_addr || !ba_detail_cinuse(p)
+                          || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))
+                          || ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK))
+      ba_detail_usage_error(h, "free of a pointer that is not an in-use block of this heap (a double free or a foreign pointer)", mem);
+   return p;
+}
+
+/* Trims the top when it has grown past the threshold; a trim that finds nothing to give back
+ * (the top is pinned by the segment's end) stops further attempts until the threshold is reset. */
+BA_DETAIL_FN void ba_detail_maybe_trim(ba_heap *h)
+{
+   if (BA_DETAIL_UNLIKELY(h->topsize > h->trim_check)) {
+      if (ba_detail_sys_trim(h, h->top_pad) == 0) h->trim_check = ~(size_t)0;
+   }
+}
+
+/* Counts a free of a large chunk; every release_rate of them, unused segments are released. */
+BA_DETAIL_FN void ba_detail_count_release(ba_heap *h, size_t psize)
+{
+   if (BA_DETAIL_UNLIKELY(psize >= BA_DETAIL_MIN_LARGE_SIZE) && h->release_rate != 0
+       && --h->release_countdown == 0) {
+      h->release_countdown = h->release_rate;
+      ba_detail_release_unused_segments(h);
+   }
+}
+
+/* Frees checked chunk p. */
+BA_DETAIL_FN void ba_detail_free_chunk(ba_heap *h, ba_detail_ch *p)
+{
+   size_t psize;
+   if (ba_detail_is_huge(p)) { ba_detail_huge_free(h, p); return; }
+   psize = ba_detail_chunksize(p);
+   ba_detail_dispose_chunk(h, p, psize);
+   ba_detail_count_release(h, psize);
+   ba_detail_maybe_trim(h);
+}
+
+/* Returns: whether in-use chunk p holds a request of padded size nb (a huge chunk has one word
+ * of overhead more). */
+BA_DETAIL_FN int ba_detail_holds(const ba_detail_ch *p, size_t nb)
+{
+   return ba_detail_chunksize(p) >= nb + (ba_detail_is_huge(p) ? BA_DETAIL_HUGE_OVERHEAD - BA_DETAIL_CHUNK_OVERHEAD : 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Resizing in place
+ * ------------------------------------------------------------------------------------------- */
+
+/* Shrinks in-use chunk p to nb bytes if that frees at least a minimum chunk (a page for a huge
+ * one). Never fails. */
+BA_DETAIL_FN void ba_detail_shrink_chunk(ba_heap *h, ba_detail_ch *p, size_t nb)
+{
+   size_t size = ba_detail_chunksize(p);
+   if (ba_detail_is_huge(p)) {
+      if (nb < size) ba_detail_huge_resize(h, p, nb);
+      return;
+   }
+   if (size >= nb + BA_DETAIL_MIN_CHUNK) {
+      ba_detail_ch *r = ba_detail_plus(p, nb);
+      ba_detail_set_inuse(p, nb);
+      ba_detail_set_inuse(r, size - nb);
+      ba_detail_dispose_chunk(h, r, size - nb);
+   }
+}
+
+/* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
+ * much as is free up to max_nb). Returns 1 on success; p is unchanged on failure. */
+BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
+{
+   size_t size = ba_detail_chunksize(p);
+   ba_detail_ch *next;
+   if (ba_detail_holds(p, min_nb)) return 1;
+   if (ba_detail_is_huge(p))
+      return ba_detail_huge_resize(h, p, max_nb) || (min_nb < max_nb && ba_detail_huge_resize(h, p, min_nb));
+   next = ba_detail_plus(p, size);
+   if (next == h->top) {
+      size_t avail;
+      if (size + h->topsize < max_nb + BA_DETAIL_MIN_CHUNK
+          && !ba_detail_grow_top(h, max_nb - size) && min_nb < max_nb)
+         ba_detail_grow_top(h, min_nb - size);
+      avail = size + h->topsize - BA_DETAIL_MIN_CHUNK;
+      if (avail < min_nb) return 0;
+      if (avail > max_nb) avail = max_nb;
+      h->topsize = size + h->topsize - avail;
+      h->top = ba_detail_plus(p, avail);
+      ba_detail_set_inuse(p, avail);
+      h->top->head = h->topsize | BA_DETAIL_PINUSE;
+      return 1;
+   }
+   if (!ba_detail_cinuse(next)) {
+      size_t nsize = ba_detail_chunksize(next), avail = size + nsize, take, rest;
+      if (avail < min_nb) return 0;
+      take = avail > max_nb ? max_nb : avail;
+      rest = avail - take;
+      if (rest < BA_DETAIL_MIN_CHUNK) { take = avail; rest = 0; }
+      if (next == h->dv) { h->dv = 0; h->dvsize = 0; }
+      else ba_detail_unlink_chunk(h, next, nsize);
+      ba_detail_set_inuse(p, take);
+      if (rest) {
+         /* The chunk after the remainder already has PINUSE clear: next was free. */
+         ba_detail_ch *r = ba_detail_plus(p, take);
+         ba_detail_set_free_chunk(r, rest);
+         ba_detail_insert_chunk(h, r, rest);
+      }
+      return 1;
+   }
+   return 0;
+}
+
+/* Grows in-use chunk *pp backward into a free previous chunk (and forward into a free next chunk
+ * that is not the top, when use_fwd) so that its usable bytes reach at least min_usable, taking
+ * up to max_usable. The start moves down by a multiple of `step` (a multiple of the alignment),
+ * so bytes at the old payload stay where they are. Returns 1 and the new chunk in *pp. */
+BA_DETAIL_FN int ba_detail_expand_bwd(ba_heap *h, ba_detail_ch **pp, size_t step, size_t min_usable,
+   size_t max_usable, int use_fwd)
+{
+   ba_detail_ch *p = *pp, *prev, *next, *q;
+   size_t prevsize, size, fwd = 0, have, kmin, kmax, k, rest, newsize;
+   if (ba_detail_is_huge(p) || ba_detail_pinuse(p)) return 0;
+   prevsize = p->prev_foot;
+   prev = ba_detail_minus(p, prevsize);
+   size = ba_detail_chunksize(p);
+   next = ba_detail_plus(p, size);
+   if (use_fwd && next != h->top && !ba_detail_cinuse(next)) fwd = ba_detail_chunksize(next);
+   have = size + fwd - BA_DETAIL_CHUNK_OVERHEAD;       /* usable bytes without moving the start */
+   kmin = min_usable > have ? (min_usable - have + step - 1) / step : 0;
+   k = max_usable > have ? (max_usable - have + step - 1) / step : 0;
+   kmax = prevsize / step;
+   if (k > kmax) k = kmax;
+   rest = prevsize - k * step;
+   if (rest != 0 && rest < BA_DETAIL_MIN_CHUNK && k > 0) { --k; rest += step; }
+   if (k == 0 || k < kmin) return 0;
+   /* Take the neighbours out of the bins before their headers are overwritten. */
+   if (prev == h->dv) {
+      if (rest == 0) { h->dv = 0; h->dvsize = 0; }
+      else h->dvsize = rest;
+   } else {
+      ba_detail_unlink_chunk(h, prev, prevsize);
+   }
+   if (fwd) {
+      if (next == h->dv) { h->dv = 0; h->dvsize = 0; }
+      else ba_detail_unlink_chunk(h, next, fwd);
+   }
+   q = ba_detail_minus(p, k * step);
+   newsize = size + fwd + k * step;
+   if (rest) {
+      ba_detail_set_free_chunk(prev, rest);          /* writes q->prev_foot */
+      q->head = newsize | BA_DETAIL_CINUSE;
+      if (prev != h->dv) ba_detail_insert_chunk(h, prev, rest);
+   } else {
+      q->head = newsize | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
+   }
+   ba_detail_plus(q, newsize)->head |= BA_DETAIL_PINUSE;
+   *pp = q;
+   return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * realloc and memalign
+ * ------------------------------------------------------------------------------------------- */
+
+/* Returns: p's mem resized to bytes, in place or moved; null (p untouched) when out of memory. */
+BA_DETAIL_FN void *ba_detail_realloc(ba_heap *h, ba_detail_ch *p, size_t bytes)
+{
+   size_t nb = ba_detail_request2size(bytes);
+   void *mem = ba_detail_chunk2mem(p), *moved;
+   int huge = ba_detail_is_huge(p);
+   /* A huge block that shrinks far below the threshold moves into the heap instead of keeping a
+    * mapping of its own. */
+   if (!(huge && nb < h->mmap_threshold / 2)) {
+      if (ba_detail_holds(p, nb)) { ba_detail_shrink_chunk(h, p, nb); return mem; }
+      if (ba_detail_expand_fwd(h, p, nb, nb)) return mem;
+   }
+   moved = ba_detail_malloc_chunk(h, nb, 1);
+   if (!moved) return huge && ba_detail_holds(p, nb) ? mem : 0;
+   {
+      size_t old = ba_detail_usable(p);
+      memcpy(moved, mem, old < bytes ? old : bytes);
+   }
+   ba_detail_free_chunk(h, p);
+   return moved;
+}
+
+/* Returns: mem of a chunk of at least bytes whose mem is aligned to `alignment` (a power of two
+ * above BA_MALLOC_ALIGNMENT), or null. */
+BA_DETAIL_FN void *ba_detail_memalign(ba_heap *h, size_t alignment, size_t bytes)
+{
+   size_t nb, req;
+   char *mem;
+   ba_detail_ch *p;
+   if (alignment < BA_DETAIL_MIN_CHUNK) alignment = BA_DETAIL_MIN_CHUNK;
+   if (bytes >= BA_DETAIL_MAX_REQUEST - alignment || alignment >= BA_DETAIL_MAX_REQUEST) return 0;
+   nb = ba_detail_request2size(bytes);
+   if (nb >= h->mmap_threshold) {
+      void *huge = ba_detail_huge_alloc(h, nb, alignment);
+      if (huge) return huge;
+   }
+   /* Room for a leading remainder of at least a minimum chunk before the aligned start. */
+   req = nb + alignment + BA_DETAIL_MIN_CHUNK;
+   mem = (char *)ba_detail_malloc_chunk(h, req, 0);
+   if (!mem) return 0;
+   p = ba_detail_mem2chunk(mem);
+   if (((uintptr_t)mem & (alignment - 1)) != 0) {
+      char *br = (char *)ba_detail_mem2chunk((void *)(((uintptr_t)mem + alignment - 1) & ~(uintptr_t)(alignment - 1)));
+      char *pos = (size_t)(br - (char *)p) >= BA_DETAIL_MIN_CHUNK ? br : br + alignment;
+      ba_detail_ch *newp = (ba_detail_ch *)(void *)pos;
+      size_t lead = (size_t)(pos - (char *)p);
+      size_t newsize = ba_detail_chunksize(p) - lead;
+      ba_detail_set_inuse(newp, newsize);
+      ba_detail_set_inuse(p, lead);
+      ba_detail_dispose_chunk(h, p, lead);
+      p = newp;
+   }
+   ba_detail_shrink_chunk(h, p, nb);
+   return ba_detail_chunk2mem(p);
+}
+
+/* Returns: mem of a new chunk for bytes aligned to alignment (power of two), or null. */
+BA_DETAIL_FN void *ba_detail_malloc_aligned(ba_heap *h, size_t alignment, size_t bytes)
+{
+   return alignment <= BA_DETAIL_ALIGN ? ba_detail_malloc(h, bytes) : ba_detail_memalign(h, alignment, bytes);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * allocation_command
+ * ------------------------------------------------------------------------------------------- */
+
+/* objects * size in bytes, or BA_DETAIL_MAX_REQUEST when that cannot be allocated. */
+BA_DETAIL_FN size_t ba_detail_bytes_of(size_t objects, size_t size)
+{
+   return objects >= BA_DETAIL_MAX_REQUEST / size ? BA_DETAIL_MAX_REQUEST : objects * size;
+}
+
+/* lcm(size, alignment) for a power-of-two alignment: size times the powers of two the alignment
+ * has and size lacks. Returns 0 on overflow. */
+BA_DETAIL_FN size_t ba_detail_backward_step(size_t size, size_t alignment)
+{
+   unsigned size_twos = (unsigned)__builtin_ctzl((unsigned long)size);
+   unsigned align_twos = (unsigned)__builtin_ctzl((unsigned long)alignment);
+   unsigned shift = align_twos > size_twos ? align_twos - size_twos : 0;
+   return size > (BA_DETAIL_MAX_REQUEST >> shift) ? 0 : size << shift;
+}
+
+/* Expands in-use chunk *pp in place (forward, then backward) so that it holds at least min_bytes
+ * and up to max_bytes of payload. Zeroes what it gains when asked. Returns 1 on success. */
+BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command, size_t step,
+   size_t min_bytes, size_t max_bytes)
+{
+   ba_detail_ch *p = *pp;
+   char *old_mem = (char *)ba_detail_chunk2mem(p);
+   size_t old_usable = ba_detail_usable(p);
+   int done = 0;
+   if (min_bytes >= BA_DETAIL_MAX_REQUEST) return 0;
+   if (max_bytes >= BA_DETAIL_MAX_REQUEST) max_bytes = min_bytes;
+   if (command & BA_EXPAND_FWD)
+      done = ba_detail_expand_fwd(h, p, ba_detail_request2size(min_bytes), ba_detail_request2size(max_bytes));
+   if (!done && (command & BA_EXPAND_BWD) && step != 0)
+      done = ba_detail_expand_bwd(h, &p, step, min_bytes, max_bytes, (command & BA_EXPAND_FWD) != 0);
+   if (!done) return 0;
+   if (command & BA_ZERO_MEMORY) {
+      char *mem = (char *)ba_detail_chunk2mem(p);
+      size_t usable = ba_detail_usable(p);
+      memset(mem, 0, (size_t)(old_mem - mem));
+      if (mem + usable > old_mem + old_usable)
+         memset(old_mem + old_usable, 0, (size_t)(mem + usable - (old_mem + old_usable)));
+   }
+   *pp = p;
+   return 1;
+}
+
+/* Returns: the objects of `size` that chunk p's payload holds. */
+BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size) { return ba_detail_usable(p) / size; }
+
+/* The shrink half of allocation_command: see the header. */
+BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned command, size_t size,
+   size_t max_objects, size_t min_objects, size_t *received, ba_detail_ch *p)
+{
+   ba_command_ret ret = {0, 0};
+   size_t current = ba_detail_objects(p, size), nb, usable_after;
+   *received = current;
+   if (min_objects > current) return ret;
+   nb = ba_detail_request2size(min_objects * size);
+   usable_after = ba_detail_usable(p);
+   if (ba_detail_is_huge(p)) {
+      size_t page = ba_detail_page();
+      size_t commit = ba_detail_round_up(p->prev_foot + nb + BA_DETAIL_WORD, page);
+      if (commit < ba_detail_huge_of(p)->committed) usable_after = commit - p->prev_foot - BA_DETAIL_HUGE_OVERHEAD;
+   } else if (ba_detail_chunksize(p) >= nb + BA_DETAIL_MIN_CHUNK) {
+      usable_after = nb - BA_DETAIL_CHUNK_OVERHEAD;
+   }
+   if (usable_after / size > max_objects) return ret;
+   if (command & BA_SHRINK_IN_PLACE) ba_detail_shrink_chunk(h, p, nb);
+   *received = usable_after / size;
+   ret.first = ba_detail_chunk2mem(p);
+   ret.second = 1;
+   return ret;
+}
+
+/* Allocates a new block of `bytes` aligned to `alignment` for allocation_command. */
+BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, unsigned command, size_t alignment, size_t bytes)
+{
+   void *mem;
+   if (bytes >= BA_DETAIL_MAX_REQUEST) return 0;
+   mem = ba_detail_malloc_aligned(h, alignment, bytes);
+   if (mem && (command & BA_ZERO_MEMORY)) memset(mem, 0, ba_detail_usable(ba_detail_mem2chunk(mem)));
+   return mem;
+}
+
+/* allocation_command on a checked chunk p (null when there is no reuse block). */
+BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
+   size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
+{
+   ba_command_ret ret = {0, 0};
+   size_t step, limit_bytes, preferred_bytes;
+   int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
+   *received = p && size ? ba_detail_objects(p, size) : 0;
+   if (size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment)) return ret;
+   if (alignment < BA_DETAIL_ALIGN) alignment = BA_DETAIL_ALIGN;
+   if (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) {
+      if (!p) return ret;
+      return ba_detail_shrink_command(h, command, size, limit_objects, preferred_objects, received, p);
+   }
+   if (limit_objects > preferred_objects) return ret;
+   step = ba_detail_backward_step(size, alignment);
+   limit_bytes = ba_detail_bytes_of(limit_objects, size);
+   preferred_bytes = ba_detail_bytes_of(preferred_objects, size);
+   /* The order of the header: expand to preferred, new at preferred, expand to limit, new at
+    * limit (each step only if the command asks for it). */
+   if (expand && ba_detail_expand(h, &p, command, step, preferred_bytes, preferred_bytes)) {
+      ret.second = 1;
+   } else if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, command, alignment, preferred_bytes)) != 0) {
+      *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
+      return ret;
+   } else if (limit_objects < preferred_objects && expand
+              && ba_detail_expand(h, &p, command, step, limit_bytes, preferred_bytes)) {
+      ret.second = 1;
+   } else if (limit_objects < preferred_objects && (command & BA_ALLOCATE_NEW)
+              && (ret.first = ba_detail_command_new(h, command, alignment, limit_bytes)) != 0) {
+      *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
+      return ret;
+   } else {
+      return ret;
+   }
+   ret.first = ba_detail_chunk2mem(p);
+   *received = ba_detail_objects(p, size);
+   return ret;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Bursts
+ * ------------------------------------------------------------------------------------------- */
+
+/* Padded chunk size of burst element i (node size, or lengths[i] elements), or 0 if too big. */
+BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t elem_size)
+{
+   size_t bytes = lengths ? ba_detail_bytes_of(lengths[i], elem_size) : elem_size;
+   return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_request2size(bytes);
+}
+
+/* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, in
+ * address order onto *out. A run of one element may be a huge block. Returns the bytes, or 0. */
+BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_t elem_size, size_t first,
+   size_t last, size_t total, ba_chain *out)
+{
+   char *mem = (char *)ba_detail_malloc_chunk(h, total, last - first == 1);
+   ba_detail_ch *p;
+   size_t size, i;
+   if (!mem) return 0;
+   p = ba_detail_mem2chunk(mem);
+   size = ba_detail_chunksize(p);
+   for (i = first; i + 1 < last; ++i) {
+      size_t nb = ba_detail_burst_nb(lengths, i, elem_size);
+      p->head = nb | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
+      ba_chain_push_back(out, ba_detail_chunk2mem(p));
+      p = ba_detail_plus(p, nb);
+      p->head = BA_DETAIL_PINUSE;
+      size -= nb;
+   }
+   /* The last element takes what the run chunk had beyond the total (less than a minimum chunk);
+    * the chunk after the run already has PINUSE set. */
+   if (!ba_detail_is_huge(p)) p->head = size | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
+   ba_chain_push_back(out, ba_detail_chunk2mem(p));
+   return ba_detail_chunksize(p) + (size_t)((char *)p - (mem - 2 * BA_DETAIL_WORD));
+}
+
+/* Frees the chunks of a chain without accounting or trimming; merges runs adjacent in memory.
+ * Returns the bytes freed (chunk sizes) and counts the chunks in *chunks. */
+BA_DETAIL_FN size_t ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *chunks)
+{
+   size_t bytes = 0, count = 0;
+   void *node = chain->first;
+   while (node) {
+      void *next = ba_chain_next(node);
+      ba_detail_ch *p = ba_detail_checked_chunk(h, node);
+      size_t psize = ba_detail_chunksize(p);
+      ++count;
+      bytes += psize;
+      if (ba_detail_is_huge(p)) {
+         ba_detail_huge_free(h, p);
+         node = next;
+         continue;
+      }
+      /* Swallow the next nodes while each is the chunk just after: one dispose for the run. */
+      while (next && ba_detail_mem2chunk(next) == ba_detail_plus(p, psize)) {
+         ba_detail_ch *q = ba_detail_checked_chunk(h, next);
+         size_t qsize = ba_detail_chunksize(q);
+         ++count;
+         bytes += qsize;
+         psize += qsize;
+         next = ba_chain_next(next);
+      }
+      ba_detail_dispose_chunk(h, p, psize);
+      ba_detail_count_release(h, psize);
+      node = next;
+   }
+   ba_chain_init(chain);
+   *chunks = count;
+   return bytes;
+}
+
+/* Allocates n elements in runs (see ba_multialloc_nodes) onto *chain. All or nothing. Returns
+ * the bytes allocated, or 0 (and *chain untouched) when memory is out. */
+BA_DETAIL_FN size_t ba_detail_multialloc(ba_heap *h, size_t n, const size_t *lengths, size_t elem_size,
+   size_t contiguous, ba_chain *chain)
+{
+   ba_chain got;
+   size_t i = 0, bytes = 0;
+   size_t run_bytes = ~(size_t)0, run_count = ~(size_t)0;
+   if (contiguous == BA_MULTIALLOC_DEFAULT_CONTIGUOUS) run_bytes = BA_DETAIL_BURST_RUN_BYTES;
+   else if (contiguous != BA_MULTIALLOC_ALL_CONTIGUOUS) {
+      if (lengths) run_bytes = ba_detail_bytes_of(contiguous, elem_size);
+      else run_count = contiguous;
+   }
+   ba_chain_init(&got);
+   while (i < n) {
+      size_t j = i, total = 0, run;
+      while (j < n) {
+         size_t nb = ba_detail_burst_nb(lengths, j, elem_size);
+         if (nb == 0 || total + nb >= BA_DETAIL_MAX_REQUEST) { if (j == i) goto fail; break; }
+         if (j > i && (total + nb > run_bytes || j - i >= run_count)) break;
+         total += nb;
+         ++j;
+      }
+      run = ba_detail_burst_run(h, lengths, elem_size, i, j, total, &got);
+      if (!run) goto fail;
+      bytes += run;
+      i = j;
+   }
+   ba_chain_splice_back(chain, &got);
+   return bytes;
+fail:
+   {
+      size_t chunks;
+      ba_detail_free_chain(h, &got, &chunks);
+      ba_detail_maybe_trim(h);
+      return 0;
+   }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Heap walk: statistics and the heap check
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ba_detail_tally {
+   size_t inuse_chunks, inuse_bytes;
+   size_t free_chunks, free_bytes;   /* top and designated victim included */
+   size_t binned_chunks;             /* free chunks that must be found in a bin */
+   size_t segments, committed;
+   size_t huge_blocks, huge_committed;
+   int found_top, found_dv;
+} ba_detail_tally;
+
+#define BA_DETAIL_FAIL(what, at) do { *where = (const void *)(at); return (what); } while (0)
+
+BA_DETAIL_FN const char *ba_detail_walk_free_chunk(const ba_heap *h, const ba_detail_ch *p, size_t size,
+   ba_detail_tally *t, const void **where)
+{
+   const ba_detail_ch *next = ba_detail_plus(p, size);
+   if (!ba_detail_pinuse(p)) BA_DETAIL_FAIL("two adjacent free chunks (the previous one is free)", p);
+   if (next->prev_foot != size) BA_DETAIL_FAIL("a free chunk's boundary tag does not repeat its size", p);
+   if (ba_detail_pinuse(next)) BA_DETAIL_FAIL("the chunk after a free chunk has PINUSE set", next);
+   if (!ba_detail_cinuse(next)) BA_DETAIL_FAIL("two adjacent free chunks (the next one is free)", next);
+   ++t->free_chunks;
+   t->free_bytes += size;
+   if (p == h->dv) {
+      if (size != h->dvsize) BA_DETAIL_FAIL("the designated victim's size disagrees with dvsize", p);
+      t->found_dv = 1;
+   } else if (ba_detail_is_small(size)) {
+      ++t->binned_chunks;
+      if (!(h->smallmap & (1u << ba_detail_small_index(size)))) BA_DETAIL_FAIL("a free small chunk's bin is marked empty", p);
+   } else {
+      unsigned i = ba_detail_tree_index(size);
+      ++t->binned_chunks;
+      if (!(h->treemap & (1u << i))) BA_DETAIL_FAIL("a free large chunk's tree bin is marked empty", p);
+      if (((const ba_detail_tch *)(const void *)p)->index != i) BA_DETAIL_FAIL("a tree chunk records the wrong bin", p);
+   }
+   return 0;
+}
+
+BA_DETAIL_FN const char *ba_detail_walk_segment(const ba_heap *h, const ba_detail_segment *s, ba_detail_tally *t,
+   const void **where)
+{
+   const ba_detail_ch *fence, *p;
+   if (s->committed > s->reserved || s->committed < BA_DETAIL_SEGMENT_HEADER + BA_DETAIL_FENCE_SIZE)
+      BA_DETAIL_FAIL("a segment's committed size is out of its reservation", s);
+   if (((uintptr_t)s->chunks_begin & BA_DETAIL_ALIGN_MASK) != 0) BA_DETAIL_FAIL("a segment's chunks are misaligned", s);
+   fence = ba_detail_fence(s);
+   if (ba_detail_chunksize(fence) != BA_DETAIL_FENCE_SIZE || !ba_detail_cinuse(fence))
+      BA_DETAIL_FAIL("a segment's fence is overwritten", fence);
+   ++t->segments;
+   if (!(s->flags & BA_DETAIL_SEGMENT_EXTERNAL)) t->committed += s->committed;
+   p = (const ba_detail_ch *)(const void *)s->chunks_begin;
+   if (!ba_detail_pinuse(p)) BA_DETAIL_FAIL("the first chunk of a segment lacks PINUSE", p);
+   while (p != fence) {
+      size_t size = ba_detail_chunksize(p);
+      const ba_detail_ch *next = ba_detail_plus(p, size);
+      if (size < BA_DETAIL_MIN_CHUNK || (size & BA_DETAIL_ALIGN_MASK) != 0 || (const char *)next > (const char *)fence)
+         BA_DETAIL_FAIL("a chunk's size is out of bounds (an overrun of the block before it?)", p);
+      if (p == h->top) {
+         if (next != fence || s != h->top_segment) BA_DETAIL_FAIL("the top is not the last chunk of the top segment", p);
+         if (size != h->topsize || ba_detail_cinuse(p)) BA_DETAIL_FAIL("the top chunk disagrees with topsize", p);
+         t->found_top = 1;
+         ++t->free_chunks;
+         t->free_bytes += size;
+      } else if (ba_detail_cinuse(p)) {
+         if (!ba_detail_pinuse(next)) BA_DETAIL_FAIL("the chunk after an in-use chunk lacks PINUSE", next);
+         ++t->inuse_chunks;
+         t->inuse_bytes += size;
+      } else {
+         const char *what = ba_detail_walk_free_chunk(h, p, size, t, where);
+         if (what) return what;
+      }
+      p = next;
+   }
+   return 0;
+}
+
+/* Checks the ring of chunks of tree node x and the subtrees below it; counts the chunks. */
+BA_DETAIL_FN const char *ba_detail_walk_tree(const ba_heap *h, const ba_detail_tch *x, unsigned i, size_t *count,
+   size_t bound, const void **where)
+{
+   size_t size = ba_detail_chunksize(&x->c);
+   size_t lo = ba_detail_tree_min_size(i);
+   const ba_detail_tch *u = x;
+   unsigned c;
+   if (size < lo || (i + 1 < BA_DETAIL_NTREEBINS && size >= ba_detail_tree_min_size(i + 1)))
+      BA_DETAIL_FAIL("a tree chunk's size is outside its bin", x);
+   do {
+      if (ba_detail_chunksize(&u->c) != size || u->index != i) BA_DETAIL_FAIL("a tree ring holds chunks of different sizes", u);
+      if (ba_detail_cinuse(&u->c)) BA_DETAIL_FAIL("an in-use chunk is in a tree bin", u);
+      if (u->c.fd->bk != &u->c || u->c.bk->fd != &u->c) BA_DETAIL_FAIL("broken links in a tree ring", u);
+      if (u != x && u->parent != 0) BA_DETAIL_FAIL("two tree nodes for one size", u);
+      if (h->dv == &u->c) BA_DETAIL_FAIL("the designated victim is also in a bin", u);
+      if (++*count > bound) BA_DETAIL_FAIL("a tree bin holds more chunks than the heap has (a cycle?)", u);
+      u = (const ba_detail_tch *)(const void *)u->c.fd;
+   } while (u != x);
+   if (x->child[0] && x->child[1] && ba_detail_chunksize(&x->child[0]->c) >= ba_detail_chunksize(&x->child[1]->c))
+      BA_DETAIL_FAIL("tree children are out of order", x);
+   for (c = 0; c < 2; ++c) {
+      const ba_detail_tch *child = x->child[c];
+      const char *what;
+      if (!child) continue;
+      if (child->parent != x) BA_DETAIL_FAIL("a tree child does not point back to its parent", child);
+      if ((what = ba_detail_walk_tree(h, child, i, count, bound, where)) != 0) return what;
+   }
+   return 0;
+}
+
+BA_DETAIL_FN const char *ba_detail_walk_bins(const ba_heap *h, const ba_detail_tally *t, const void **where)
+{
+   size_t count = 0;
+   unsigned i;
+   if (h->smallmap & 3u) BA_DETAIL_FAIL("a small bin below the minimum chunk is marked non-empty", h);
+   for (i = 2; i < BA_DETAIL_NSMALLBINS; ++i) {
+      const ba_detail_ch *b = &h->smallbins[i], *q;
+      if (!(h->smallmap & (1u << i))) continue;
+      if (b->fd == b) BA_DETAIL_FAIL("a small bin marked non-empty is empty", b);
+      for (q = b->fd; q != b; q = q->fd) {
+         if (ba_detail_chunksize(q) != ba_detail_small_index2size(i)) BA_DETAIL_FAIL("a small bin holds a chunk of another size", q);
+         if (ba_detail_cinuse(q)) BA_DETAIL_FAIL("an in-use chunk is in a small bin", q);
+         if (q->fd->bk != q || q->bk->fd != q) BA_DETAIL_FAIL("broken links in a small bin", q);
+         if (q == h->dv) BA_DETAIL_FAIL("the designated victim is also in a bin", q);
+         if (++count > t->binned_chunks) BA_DETAIL_FAIL("the bins hold more chunks than the heap has (a cycle?)", q);
+      }
+   }
+   for (i = 0; i < BA_DETAIL_NTREEBINS; ++i) {
+      const ba_detail_tch *root = h->treebins[i];
+      const char *what;
+      if (!(h->treemap & (1u << i)) != !root) BA_DETAIL_FAIL("a tree bin's bit disagrees with its root", &h->treebins[i]);
+      if (!root) continue;
+      if (root->parent != (const ba_detail_tch *)(const void *)&h->treebins[i]) BA_DETAIL_FAIL("a tree root does not point to its bin", root);
+      if ((what = ba_detail_walk_tree(h, root, i, &count, t->binned_chunks, where)) != 0) return what;
+   }
+   if (count != t->binned_chunks) BA_DETAIL_FAIL("free chunks are missing from the bins", h);
+   return 0;
+}
+
+BA_DETAIL_FN const char *ba_detail_walk_huge(const ba_heap *h, ba_detail_tally *t, const void **where)
+{
+   const ba_detail_huge_header *hh, *prev = 0;
+   for (hh = h->huge; hh; prev = hh, hh = hh->next) {
+      const ba_detail_ch *p = (const ba_detail_ch *)(const void *)((const char *)hh + hh->chunk_offset);
+      if (hh->prev != prev) BA_DETAIL_FAIL("broken links in the list of huge blocks", hh);
+      if (hh->heap != h || hh->magic != ((size_t)(uintptr_t)h ^ BA_DETAIL_HUGE_MAGIC)) BA_DETAIL_FAIL("a huge block's header is overwritten", hh);
+      if (hh->committed > hh->reserved || !ba_detail_is_huge(p) || p->prev_foot != hh->chunk_offset
+          || ba_detail_chunksize(p) != hh->committed - hh->chunk_offset)
+         BA_DETAIL_FAIL("a huge block's chunk disagrees with its header", p);
+      ++t->huge_blocks;
+      t->huge_committed += hh->committed;
+      ++t->inuse_chunks;
+      t->inuse_bytes += ba_detail_chunksize(p);
+   }
+   return 0;
+}
+
+/* Walks every segment, bin and huge block of h. Returns null when every invariant holds, else
+ * the first broken one (and where). */
+BA_DETAIL_FN const char *ba_detail_walk(const ba_heap *h, ba_detail_tally *t, const void **where)
+{
+   const ba_detail_segment *s;
+   const char *what;
+   memset(t, 0, sizeof *t);
+   for (s = h->segments; s; s = s->next)
+      if ((what = ba_detail_walk_segment(h, s, t, where)) != 0) return what;
+   if (h->top && !t->found_top) BA_DETAIL_FAIL("the top chunk lies in no segment", h->top);
+   if (h->dv && (!t->found_dv || h->dvsize < BA_DETAIL_MIN_CHUNK)) BA_DETAIL_FAIL("the designated victim lies in no segment", h->dv);
+   if (!h->dv && h->dvsize != 0) BA_DETAIL_FAIL("dvsize is set without a designated victim", h);
+   if ((what = ba_detail_walk_bins(h, t, where)) != 0) return what;
+   if ((what = ba_detail_walk_huge(h, t, where)) != 0) return what;
+   if (h->huge_blocks != t->huge_blocks || h->huge_bytes != t->huge_committed)
+      BA_DETAIL_FAIL("the huge block statistics disagree with the blocks", h);
+   if (h->footprint != t->committed + t->huge_committed) BA_DETAIL_FAIL("the footprint disagrees with the segments and huge blocks", h);
+   if (h->in_use_chunks != t->inuse_chunks || h->in_use_bytes != t->inuse_bytes)
+      BA_DETAIL_FAIL("the in-use statistics disagree with the chunks", h);
+   return 0;
+}
+
+#undef BA_DETAIL_FAIL
+
+/* ---------------------------------------------------------------------------------------------
+ * Accounting of the public functions
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN void ba_detail_note_alloc(ba_heap *h, size_t bytes, size_t chunks)
+{
+   h->in_use_bytes += bytes;
+   h->in_use_chunks += chunks;
+   if (h->in_use_bytes > h->peak_in_use_bytes) h->peak_in_use_bytes = h->in_use_bytes;
+}
+BA_DETAIL_FN void ba_detail_note_free(ba_heap *h, size_t bytes, size_t chunks)
+{
+   h->in_use_bytes -= bytes;
+   h->in_use_chunks -= chunks;
+}
+/* A block of old_size bytes became a block of new_size (in place or moved). */
+BA_DETAIL_FN void ba_detail_note_resize(ba_heap *h, size_t old_size, size_t new_size)
+{
+   ba_detail_note_free(h, old_size, 0);
+   ba_detail_note_alloc(h, new_size, 0);
+}
+BA_DETAIL_FN size_t ba_detail_size_of_mem(const void *mem) { return ba_detail_chunksize(ba_detail_mem2chunk(mem)); }
+
+/* ---------------------------------------------------------------------------------------------
+ * Public functions: explicit heaps
+ * ------------------------------------------------------------------------------------------- */
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
+{
+   void *mem;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc(h, n);
+   if (mem) ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem)
+{
+   ba_detail_ch *p;
+   if (!mem) return;
+   ba_detail_lock(h);
+   p = ba_detail_checked_chunk(h, mem);
+   ba_detail_note_free(h, ba_detail_chunksize(p), 1);
+   ba_detail_free_chunk(h, p);
+   ba_detail_unlock(h);
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
+{
+   void *mem;
+   ba_detail_ch *p;
+   if (size != 0 && n > ~(size_t)0 / size) return 0;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc(h, n * size);
+   if (mem) {
+      p = ba_detail_mem2chunk(mem);
+      ba_detail_note_alloc(h, ba_detail_chunksize(p), 1);
+      /* A huge block's pages are fresh from the system, hence already zero. */
+      if (!ba_detail_is_huge(p)) memset(mem, 0, ba_detail_usable(p));
+   }
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
+{
+   ba_detail_ch *p;
+   size_t old_size;
+   void *result;
+   if (!mem) return ba_heap_malloc(h, n);
+   if (n >= BA_DETAIL_MAX_REQUEST) return 0;
+   ba_detail_lock(h);
+   p = ba_detail_checked_chunk(h, mem);
+   old_size = ba_detail_chunksize(p);
+   result = ba_detail_realloc(h, p, n);
+   if (result) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(result));
+   ba_detail_unlock(h);
+   return result;
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, size_t n)
+{
+   void *mem;
+   if (!ba_detail_is_pow2(alignment)) return 0;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc_aligned(h, alignment, n);
+   if (mem) ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
+   size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
+   size_t *received_objects, void *reuse_ptr)
+{
+   ba_command_ret ret;
+   ba_detail_ch *p = 0;
+   size_t old_size = 0, received = 0;
+   ba_detail_lock(h);
+   if (reuse_ptr) {
+      p = ba_detail_checked_chunk(h, reuse_ptr);
+      old_size = ba_detail_chunksize(p);
+   }
+   ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
+                           limit_objects, preferred_objects, &received, p);
+   if (ret.first) {
+      if (ret.second) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(ret.first));
+      else ba_detail_note_alloc(h, ba_detail_size_of_mem(ret.first), 1);
+   }
+   ba_detail_unlock(h);
+   if (received_objects) *received_objects = received;
+   return ret;
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_arrays(ba_heap *h, size_t n, const size_t *lengths,
+   size_t sizeof_element, size_t contiguous_elements, ba_chain *chain)
+{
+   size_t bytes;
+   if (n == 0) return 1;
+   if (lengths && sizeof_element == 0) return 0;
+   ba_detail_lock(h);
+   bytes = ba_detail_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
+   if (bytes) ba_detail_note_alloc(h, bytes, n);
+   ba_detail_unlock(h);
+   return bytes != 0;
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_nodes(ba_heap *h, size_t n, size_t elem_size,
+   size_t contiguous_elements, ba_chain *chain)
+{
+   return ba_heap_multialloc_arrays(h, n, 0, elem_size, contiguous_elements, chain);
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_multidealloc(ba_heap *h, ba_chain *chain)
+{
+   size_t bytes, chunks;
+   if (!chain->first) { ba_chain_init(chain); return; }
+   ba_detail_lock(h);
+   bytes = ba_detail_free_chain(h, chain, &chunks);
+   ba_detail_note_free(h, bytes, chunks);
+   ba_detail_maybe_trim(h);
+   ba_detail_unlock(h);
+}
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad)
+{
+   size_t released;
+   ba_detail_lock(h);
+   released = ba_detail_sys_trim(h, pad);
+   ba_detail_unlock(h);
+   return released;
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t value)
+{
+   int known = 1;
+   ba_detail_lock(h);
+   switch (option) {
+   case BA_OPTION_TRIM_THRESHOLD:
+      h->trim_threshold = h->trim_check = value;
+      h->flags |= BA_DETAIL_HEAP_USER_TRIM;
+      break;
+   case BA_OPTION_MMAP_THRESHOLD:
+      if (!(h->flags & BA_DETAIL_HEAP_NO_SYSTEM)) h->mmap_threshold = value;
+      h->flags |= BA_DETAIL_HEAP_USER_MMAP;
+      break;
+   case BA_OPTION_RELEASE_RATE:
+      h->release_rate = h->release_countdown = value;
+      break;
+   case BA_OPTION_HUGE_RESERVE:
+      h->huge_reserve = value;
+      break;
+   default:
+      known = 0;
+   }
+   ba_detail_unlock(h);
+   return known;
+}
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_set_footprint_limit(ba_heap *h, size_t bytes)
+{
+   size_t previous;
+   ba_detail_lock(h);
+   previous = h->footprint_limit;
+   h->footprint_limit = bytes;
+   ba_detail_unlock(h);
+   return previous;
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats)
+{
+   ba_detail_tally t;
+   const void *where;
+   ba_detail_lock(h);
+   ba_detail_walk(h, &t, &where);
+   stats->system_bytes = h->footprint;
+   stats->peak_system_bytes = h->max_footprint;
+   stats->in_use_bytes = h->in_use_bytes;
+   stats->peak_in_use_bytes = h->peak_in_use_bytes;
+   stats->in_use_chunks = h->in_use_chunks;
+   stats->free_chunks = t.free_chunks;
+   stats->free_bytes = t.free_bytes;
+   stats->top_bytes = h->topsize;
+   stats->segments = t.segments;
+   stats->huge_blocks = h->huge_blocks;
+   stats->huge_bytes = h->huge_bytes;
+   stats->footprint_limit = h->footprint_limit;
+   ba_detail_unlock(h);
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
+{
+   ba_detail_tally t;
+   const void *where = 0;
+   const char *what;
+   ba_detail_lock(h);
+   what = ba_detail_walk(h, &t, &where);
+   ba_detail_unlock(h);
+   if (report) {
+      report->what = what;
+      report->where = what ? where : 0;
+   }
+   return what == 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creating and destroying heaps
+ * ------------------------------------------------------------------------------------------- */
+
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap(size_t capacity, int locked)
+{
+   size_t page, reserve, commit;
+   char *base;
+   ba_detail_segment *s;
+   ba_heap *h;
+   ba_detail_default();   /* the page size and the fork handlers */
+   page = ba_detail_page();
+   if (capacity > BA_DETAIL_MAX_REQUEST) return 0;
+   reserve = ba_detail_round_up(capacity ? capacity : BA_DETAIL_CREATED_SEGMENT, page);
+   commit = ba_detail_round_up(BA_DETAIL_SEGMENT_HEADER + BA_DETAIL_HEAP_HEADER + BA_DETAIL_MIN_CHUNK + BA_DETAIL_FENCE_SIZE, page);
+   if (reserve < commit) reserve = commit;
+   if (commit < BA_DETAIL_COMMIT_GRANULE && reserve >= BA_DETAIL_COMMIT_GRANULE) commit = BA_DETAIL_COMMIT_GRANULE;
+   base = ba_detail_reserve(reserve);
+   if (!base) return 0;
+   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   h = (ba_heap *)(void *)(base + BA_DETAIL_SEGMENT_HEADER);
+   ba_detail_heap_init(h, reserve, locked, BA_DETAIL_HEAP_EMBEDDED);
+   s = ba_detail_place_segment(base, reserve, commit, BA_DETAIL_SEGMENT_PERMANENT, BA_DETAIL_HEAP_HEADER);
+   h->segments = s;
+   ba_detail_top_from_segment(h, s);
+   ba_detail_footprint_add(h, commit);
+   h->flags |= BA_DETAIL_HEAP_READY;
+   ba_detail_register(h);
+   return h;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap_over(void *buffer, size_t size, int locked)
+{
+   char *base = (char *)ba_detail_round_up((size_t)(uintptr_t)buffer, BA_DETAIL_ALIGN);
+   size_t lost = (size_t)(base - (char *)buffer), usable;
+   ba_detail_segment *s;
+   ba_heap *h;
+   if (!buffer || size < BA_DETAIL_MIN_BUFFER || size - lost < BA_DETAIL_MIN_BUFFER) return 0;
+   ba_detail_default();
+   usable = (size - lost) & ~BA_DETAIL_ALIGN_MASK;
+   if (usable < BA_DETAIL_SEGMENT_HEADER + BA_DETAIL_HEAP_HEADER + BA_DETAIL_FENCE_SIZE + 2 * BA_DETAIL_MIN_CHUNK) return 0;
+   h = (ba_heap *)(void *)(base + BA_DETAIL_SEGMENT_HEADER);
+   ba_detail_heap_init(h, 0, locked, BA_DETAIL_HEAP_EMBEDDED | BA_DETAIL_HEAP_NO_SYSTEM);
+   s = ba_detail_place_segment(base, usable, usable, BA_DETAIL_SEGMENT_EXTERNAL | BA_DETAIL_SEGMENT_PERMANENT,
+                               BA_DETAIL_HEAP_HEADER);
+   h->segments = s;
+   ba_detail_top_from_segment(h, s);
+   h->flags |= BA_DETAIL_HEAP_READY;
+   ba_detail_register(h);
+   return h;
+}
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_destroy_heap(ba_heap *h)
+{
+   size_t released = 0;
+   ba_detail_segment *s, *permanent = 0;
+   if (!h || h == &ba_detail_default_heap_storage) return 0;
+   ba_detail_unregister(h);
+   while (h->huge) {
+      ba_detail_huge_header *hh = h->huge;
+      h->huge = hh->next;
+      released += hh->committed;
+      ba_detail_release((char *)hh, hh->reserved);
+   }
+   s = h->segments;
+   while (s) {
+      ba_detail_segment *next = s->next;
+      if (s->flags & BA_DETAIL_SEGMENT_PERMANENT) permanent = s;
+      else { released += s->committed; ba_detail_release(s->base, s->reserved); }
+      s = next;
+   }
+   /* Last: the segment that holds the heap record itself. */
+   if (permanent && !(permanent->flags & BA_DETAIL_SEGMENT_EXTERNAL)) {
+      released += permanent->committed;
+      ba_detail_release(permanent->base, permanent->reserved);
+   }
+   return released;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Public functions: the default heap
+ * ------------------------------------------------------------------------------------------- */
+
+BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n) { return ba_heap_malloc(ba_detail_default(), n); }
+BOOST_ALLOCPLUS_CORE_API void ba_free(void *p) { if (p) ba_heap_free(ba_detail_default(), p); }
+BOOST_ALLOCPLUS_CORE_API void *ba_calloc(size_t n, size_t size) { return ba_heap_calloc(ba_detail_default(), n, size); }
+BOOST_ALLOCPLUS_CORE_API void *ba_realloc(void *p, size_t n) { return ba_heap_realloc(ba_detail_default(), p, n); }
+BOOST_ALLOCPLUS_CORE_API void *ba_memalign(size_t alignment, size_t n)
+{ return ba_heap_memalign(ba_detail_default(), alignment, n); }
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *mem)
+{
+   const ba_detail_ch *p;
+   if (!mem) return 0;
+   p = ba_detail_mem2chunk(mem);
+   return ba_detail_is_inuse(p) ? ba_detail_usable(p) : 0;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
+   size_t alignof_object, size_t limit_objects, size_t preferred_objects, size_t *received_objects,
+   void *reuse_ptr)
+{
+   return ba_heap_allocation_command(ba_detail_default(), command, sizeof_object, alignof_object,
+                                     limit_objects, preferred_objects, received_objects, reuse_ptr);
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_nodes(size_t n, size_t elem_size, size_t contiguous_elements, ba_chain *chain)
+{ return ba_heap_multialloc_nodes(ba_detail_default(), n, elem_size, contiguous_elements, chain); }
+
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *lengths, size_t sizeof_element,
+   size_t contiguous_elements, ba_chain *chain)
+{ return ba_heap_multialloc_arrays(ba_detail_default(), n, lengths, sizeof_element, contiguous_elements, chain); }
+
+BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain) { ba_heap_multidealloc(ba_detail_default(), chain); }
+BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_detail_default(), pad); }
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
+BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }
+BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_heap_check(ba_detail_default(), report); }
+
+BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diagnostic_handler handler)
+{
+   return __atomic_exchange_n(&ba_detail_handler, handler, __ATOMIC_ACQ_REL);
+}
+
+BOOST_ALLOCPLUS_CORE_END_DECLS
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H */

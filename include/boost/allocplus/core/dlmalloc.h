@@ -1,0 +1,330 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * The C core: a heap in the design of Doug Lea's malloc 2.8 (boundary-tagged chunks, exact-size
+ * small bins, bitwise-trie tree bins for large chunks, a designated victim, a top chunk, segments
+ * obtained with mmap, direct mmap for huge blocks, trimming with hysteresis), written for this
+ * project and extended with what containers need: allocation_command (expand forward/backward,
+ * shrink in place, limit/preferred/received sizes), burst allocation, independent heaps,
+ * statistics, a footprint limit and a full heap check.
+ *
+ * How to use it
+ *  - From C++: include this header. The implementation is header-only (inline functions and
+ *    constant-initialized inline state in a versioned inline namespace); every public name is also
+ *    declared in the global namespace, so `ba_malloc(16)` works as it does in C.
+ *  - From C (C11): include this header everywhere, and in exactly one translation unit
+ *    `#define BOOST_ALLOCPLUS_CORE_IMPLEMENTATION` before including it; that unit compiles the
+ *    extern "C" implementation once. A C++ program that defines BOOST_ALLOCPLUS_CORE_EXTERN_C uses
+ *    that compiled implementation instead of the header-only one.
+ *
+ * Conventions
+ *  - Every block is aligned to BA_MALLOC_ALIGNMENT (16 on 64-bit targets).
+ *  - ba_malloc(0) returns a unique block of the minimum size (never null unless memory is
+ *    exhausted); ba_realloc(p, 0) shrinks p to that minimum size and returns it (it does not free).
+ *  - Functions that fail return null (or 0); nothing here throws or calls abort, except the misuse
+ *    reports of the heap (a free of a pointer the heap did not hand out), which call the
+ *    diagnostic handler.
+ *  - Every heap has its own lock unless it was created without one; the default heap always has
+ *    one. A heap without a lock must be used by one thread at a time.
+ */
+#ifndef BOOST_ALLOCPLUS_CORE_DLMALLOC_H
+#define BOOST_ALLOCPLUS_CORE_DLMALLOC_H
+
+#include <stddef.h>
+
+#if defined(__cplusplus) && !defined(BOOST_ALLOCPLUS_CORE_EXTERN_C)
+#  define BOOST_ALLOCPLUS_CORE_HEADER_ONLY 1
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   /* The versioned inline namespace keeps two versions of the header-only core in one program from
+    * colliding (each keeps its own heap rather than corrupting a shared one). */
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS namespace boost { namespace allocplus { inline namespace core_abi_v1 {
+#  define BOOST_ALLOCPLUS_CORE_END_DECLS }}}
+#  define BOOST_ALLOCPLUS_CORE_API inline
+#  define BOOST_ALLOCPLUS_CORE_HELPER inline
+#elif defined(__cplusplus)
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS extern "C" {
+#  define BOOST_ALLOCPLUS_CORE_END_DECLS }
+#  define BOOST_ALLOCPLUS_CORE_API
+#  define BOOST_ALLOCPLUS_CORE_HELPER static inline
+#else
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
+#  define BOOST_ALLOCPLUS_CORE_END_DECLS
+#  define BOOST_ALLOCPLUS_CORE_API
+#  define BOOST_ALLOCPLUS_CORE_HELPER static inline
+#endif
+
+/* Commands of ba_allocation_command: Boost.Container's values, so one command reaches either
+ * library. Combine with |. */
+#define BA_ALLOCATE_NEW           1u
+#define BA_EXPAND_FWD             2u
+#define BA_EXPAND_BWD             4u
+#define BA_SHRINK_IN_PLACE        8u
+#define BA_NOTHROW_ALLOCATION    16u
+#define BA_ZERO_MEMORY           32u
+#define BA_TRY_SHRINK_IN_PLACE   64u
+
+/* Values of the contiguous_elements argument of the burst functions. */
+#define BA_MULTIALLOC_DEFAULT_CONTIGUOUS ((size_t)0)      /* runs of up to 4096 bytes */
+#define BA_MULTIALLOC_ALL_CONTIGUOUS     ((size_t)-1)     /* everything in one run */
+
+/* Heap options for ba_heap_set_option. */
+#define BA_OPTION_TRIM_THRESHOLD   1  /* free top bytes kept before trimming (SIZE_MAX: never trim) */
+#define BA_OPTION_MMAP_THRESHOLD   2  /* requests at or above are mapped directly (SIZE_MAX: never) */
+#define BA_OPTION_RELEASE_RATE     3  /* frees between two scans for unused segments (0: never) */
+#define BA_OPTION_HUGE_RESERVE     4  /* address space reserved after a huge block for expansion */
+
+#define BA_MALLOC_ALIGNMENT (2 * sizeof(void *))
+
+BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
+
+/* An independent heap (an "mspace"). The default heap is one of them. */
+typedef struct ba_heap ba_heap;
+
+/* The result of ba_allocation_command: the block (null on failure) and whether it is reuse_ptr
+ * expanded or shrunk in place (for a backward expansion `first` is the new, lower start). */
+typedef struct ba_command_ret {
+   void *first;
+   int   second;
+} ba_command_ret;
+
+/* An intrusive singly-linked chain of blocks: the first word of each block points to the next
+ * block (null after the last). A chain is empty when `first` is null. */
+typedef struct ba_chain {
+   void  *first;
+   void  *last;
+   size_t size;
+} ba_chain;
+
+/* Statistics of one heap. */
+typedef struct ba_heap_stats {
+   size_t system_bytes;      /* committed bytes obtained from the system (segments + huge blocks) */
+   size_t peak_system_bytes; /* the most system_bytes ever was */
+   size_t in_use_bytes;      /* bytes of chunks handed out, headers included */
+   size_t peak_in_use_bytes; /* the most in_use_bytes ever was */
+   size_t in_use_chunks;     /* blocks handed out and not yet freed */
+   size_t free_chunks;       /* free chunks in bins (top and designated victim included) */
+   size_t free_bytes;        /* bytes in those free chunks */
+   size_t top_bytes;         /* bytes in the top chunk */
+   size_t segments;          /* segments in the heap */
+   size_t huge_blocks;       /* directly mapped blocks */
+   size_t huge_bytes;        /* committed bytes of directly mapped blocks */
+   size_t footprint_limit;   /* the limit on system_bytes (SIZE_MAX: none) */
+} ba_heap_stats;
+
+/* What ba_check found: the first broken invariant, or what == null. */
+typedef struct ba_check_report {
+   const char *what;   /* a sentence naming the invariant, or null when the heap is sound */
+   const void *where;  /* the chunk or bin at fault */
+} ba_check_report;
+
+/* ---------------------------------------------------------------------------------------------
+ * The default heap.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Returns: a block of at least n bytes, or null if memory is exhausted (or n is near SIZE_MAX). */
+BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n);
+/* Effects: frees p (null is ignored). p must come from the default heap. */
+BOOST_ALLOCPLUS_CORE_API void  ba_free(void *p);
+/* Returns: a zeroed block of n * size bytes, or null if that product overflows or memory is out. */
+BOOST_ALLOCPLUS_CORE_API void *ba_calloc(size_t n, size_t size);
+/* Returns: p resized to n bytes (in place when possible, else moved with its contents), or null
+ * with p untouched when memory is exhausted. ba_realloc(NULL, n) is ba_malloc(n). */
+BOOST_ALLOCPLUS_CORE_API void *ba_realloc(void *p, size_t n);
+/* Returns: a block of n bytes aligned to `alignment`, or null if alignment is not a power of two
+ * or memory is exhausted. */
+BOOST_ALLOCPLUS_CORE_API void *ba_memalign(size_t alignment, size_t n);
+/* Returns: the bytes usable in the block p (at least what was asked for); 0 for null. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *p);
+
+/* Allocates, expands or shrinks a block of objects of size sizeof_object and alignment
+ * alignof_object (0 means BA_MALLOC_ALIGNMENT).
+ *
+ * Effects: with BA_SHRINK_IN_PLACE (or BA_TRY_SHRINK_IN_PLACE, which only reports), shrinks
+ *   reuse_ptr to the fewest objects not below preferred_objects; it succeeds if the block then holds
+ *   at most limit_objects objects (limit is the maximum, preferred the minimum). Otherwise (and then
+ *   limit_objects <= preferred_objects is required) tries, in order: to expand reuse_ptr to
+ *   preferred_objects (forward with BA_EXPAND_FWD, backward with BA_EXPAND_BWD), to allocate a new
+ *   block of preferred_objects (BA_ALLOCATE_NEW), to expand to limit_objects, and to allocate a
+ *   new block of limit_objects. A backward expansion moves the start down by a multiple of
+ *   lcm(sizeof_object, alignment), so the old objects stay where they were at whole-object offsets
+ *   from the new start; their bytes are not moved. BA_ZERO_MEMORY zeroes the bytes the block gains.
+ *   *received_objects is set to the objects the block can hold on success; on failure of an
+ *   expansion or shrink, to the objects reuse_ptr holds.
+ * Returns: {block, 1} when reuse_ptr was expanded or shrunk, {block, 0} for a new block, {null, 0}
+ *   on failure or bad arguments (sizeof_object 0, limit > preferred, alignment not a power of 2).
+ * Complexity: constant, unless a tree bin is searched (logarithmic in the bin's size). */
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
+   size_t alignof_object, size_t limit_objects, size_t preferred_objects, size_t *received_objects,
+   void *reuse_ptr);
+
+/* Allocates n blocks of elem_size bytes in runs of up to contiguous_elements adjacent blocks
+ * (BA_MULTIALLOC_DEFAULT_CONTIGUOUS: runs of up to 4096 bytes) and appends them to *chain.
+ * Each block can be freed on its own.
+ * Returns: 1 on success; 0 when memory is exhausted, with *chain and the heap as they were. */
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_nodes(size_t n, size_t elem_size, size_t contiguous_elements,
+   ba_chain *chain);
+/* The same for n arrays of lengths[i] * sizeof_element bytes each. */
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *lengths, size_t sizeof_element,
+   size_t contiguous_elements, ba_chain *chain);
+/* Effects: frees every block of *chain under one lock, merging runs of blocks that are adjacent in
+ * memory into one free; leaves *chain empty. The blocks may come from any allocation function of
+ * the default heap. */
+BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain);
+
+/* Effects: returns every free page the default heap can give back to the system (top beyond pad
+ * bytes and whole free segments). Returns: the bytes released. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad);
+/* The default heap, for the ba_heap_* functions. */
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Independent heaps. Every block must be freed to the heap that allocated it.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Returns: a new heap whose memory comes from mmap, reserving address space in segments of at
+ * least `capacity` bytes (0: a default), with a lock if `locked`; null if the system refuses. */
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap(size_t capacity, int locked);
+/* Returns: a new heap that lives entirely in [base, base + size) and never asks the system for
+ * memory; null if the buffer is too small (under 4 KiB) to hold the heap. */
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap_over(void *base, size_t size, int locked);
+/* Effects: releases every segment and huge block of h to the system (nothing for a heap over a
+ * buffer). Returns: the bytes released. Must not be called on the default heap. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_destroy_heap(ba_heap *h);
+
+BOOST_ALLOCPLUS_CORE_API void  *ba_heap_malloc(ba_heap *h, size_t n);
+BOOST_ALLOCPLUS_CORE_API void   ba_heap_free(ba_heap *h, void *p);
+BOOST_ALLOCPLUS_CORE_API void  *ba_heap_calloc(ba_heap *h, size_t n, size_t size);
+BOOST_ALLOCPLUS_CORE_API void  *ba_heap_realloc(ba_heap *h, void *p, size_t n);
+BOOST_ALLOCPLUS_CORE_API void  *ba_heap_memalign(ba_heap *h, size_t alignment, size_t n);
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
+   size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
+   size_t *received_objects, void *reuse_ptr);
+BOOST_ALLOCPLUS_CORE_API int    ba_heap_multialloc_nodes(ba_heap *h, size_t n, size_t elem_size,
+   size_t contiguous_elements, ba_chain *chain);
+BOOST_ALLOCPLUS_CORE_API int    ba_heap_multialloc_arrays(ba_heap *h, size_t n, const size_t *lengths,
+   size_t sizeof_element, size_t contiguous_elements, ba_chain *chain);
+BOOST_ALLOCPLUS_CORE_API void   ba_heap_multidealloc(ba_heap *h, ba_chain *chain);
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad);
+
+/* Effects: sets an option (BA_OPTION_*). Returns: 1, or 0 for an unknown option. Setting the
+ * trim or mmap threshold stops the heap from adjusting it by itself. */
+BOOST_ALLOCPLUS_CORE_API int    ba_heap_set_option(ba_heap *h, int option, size_t value);
+/* Effects: system_bytes may not exceed `bytes` from now on (SIZE_MAX: no limit); allocations that
+ * would need more fail as out of memory. Returns: the previous limit. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_set_footprint_limit(ba_heap *h, size_t bytes);
+/* Effects: fills *stats (walking the heap for the free-chunk figures). */
+BOOST_ALLOCPLUS_CORE_API void   ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats);
+/* Effects: walks every segment, chunk, bin and huge block of h and verifies every invariant.
+ * Returns: 1 when the heap is sound; 0 with *report (if not null) naming the first broken one. */
+BOOST_ALLOCPLUS_CORE_API int    ba_heap_check(ba_heap *h, ba_check_report *report);
+
+/* Shorthands for the default heap. */
+BOOST_ALLOCPLUS_CORE_API void   ba_stats(ba_heap_stats *stats);
+BOOST_ALLOCPLUS_CORE_API int    ba_check(ba_check_report *report);
+
+/* Effects: a misuse found by a heap (a free of a pointer it did not hand out, a corrupted chunk)
+ * is reported to `handler` (null: the default, which prints the message and aborts). The handler
+ * must not return into the heap; if it does, the heap aborts. Returns: the previous handler. */
+typedef void (*ba_diagnostic_handler)(const char *message, const void *address, const ba_heap *heap);
+BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diagnostic_handler handler);
+
+/* ---------------------------------------------------------------------------------------------
+ * Chain helpers. A node is any block of at least one pointer; its first word is the link.
+ * ------------------------------------------------------------------------------------------- */
+
+BOOST_ALLOCPLUS_CORE_HELPER void ba_chain_init(ba_chain *c) { c->first = 0; c->last = 0; c->size = 0; }
+BOOST_ALLOCPLUS_CORE_HELPER int  ba_chain_empty(const ba_chain *c) { return c->first == 0; }
+/* Returns: the node after `node` in its chain, or null after the last. */
+BOOST_ALLOCPLUS_CORE_HELPER void *ba_chain_next(const void *node) { return *(void *const *)node; }
+BOOST_ALLOCPLUS_CORE_HELPER void ba_chain_push_back(ba_chain *c, void *node)
+{
+   *(void **)node = 0;
+   if (c->last) *(void **)c->last = node; else c->first = node;
+   c->last = node;
+   ++c->size;
+}
+BOOST_ALLOCPLUS_CORE_HELPER void ba_chain_push_front(ba_chain *c, void *node)
+{
+   *(void **)node = c->first;
+   if (!c->first) c->last = node;
+   c->first = node;
+   ++c->size;
+}
+/* Precondition: !ba_chain_empty(c). Returns: the first node, unlinked. */
+BOOST_ALLOCPLUS_CORE_HELPER void *ba_chain_pop_front(ba_chain *c)
+{
+   void *node = c->first;
+   c->first = *(void **)node;
+   if (!c->first) c->last = 0;
+   --c->size;
+   return node;
+}
+/* Effects: moves every node of *from to the end of *to; *from becomes empty. */
+BOOST_ALLOCPLUS_CORE_HELPER void ba_chain_splice_back(ba_chain *to, ba_chain *from)
+{
+   if (!from->first) return;
+   if (to->last) *(void **)to->last = from->first; else to->first = from->first;
+   to->last = from->last;
+   to->size += from->size;
+   from->first = from->last = 0;
+   from->size = 0;
+}
+
+BOOST_ALLOCPLUS_CORE_END_DECLS
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+/* The C names, also in the global namespace for C++ code. */
+using boost::allocplus::core_abi_v1::ba_heap;
+using boost::allocplus::core_abi_v1::ba_command_ret;
+using boost::allocplus::core_abi_v1::ba_chain;
+using boost::allocplus::core_abi_v1::ba_heap_stats;
+using boost::allocplus::core_abi_v1::ba_check_report;
+using boost::allocplus::core_abi_v1::ba_diagnostic_handler;
+using boost::allocplus::core_abi_v1::ba_malloc;
+using boost::allocplus::core_abi_v1::ba_free;
+using boost::allocplus::core_abi_v1::ba_calloc;
+using boost::allocplus::core_abi_v1::ba_realloc;
+using boost::allocplus::core_abi_v1::ba_memalign;
+using boost::allocplus::core_abi_v1::ba_usable_size;
+using boost::allocplus::core_abi_v1::ba_allocation_command;
+using boost::allocplus::core_abi_v1::ba_multialloc_nodes;
+using boost::allocplus::core_abi_v1::ba_multialloc_arrays;
+using boost::allocplus::core_abi_v1::ba_multidealloc;
+using boost::allocplus::core_abi_v1::ba_trim;
+using boost::allocplus::core_abi_v1::ba_default_heap;
+using boost::allocplus::core_abi_v1::ba_create_heap;
+using boost::allocplus::core_abi_v1::ba_create_heap_over;
+using boost::allocplus::core_abi_v1::ba_destroy_heap;
+using boost::allocplus::core_abi_v1::ba_heap_malloc;
+using boost::allocplus::core_abi_v1::ba_heap_free;
+using boost::allocplus::core_abi_v1::ba_heap_calloc;
+using boost::allocplus::core_abi_v1::ba_heap_realloc;
+using boost::allocplus::core_abi_v1::ba_heap_memalign;
+using boost::allocplus::core_abi_v1::ba_heap_allocation_command;
+using boost::allocplus::core_abi_v1::ba_heap_multialloc_nodes;
+using boost::allocplus::core_abi_v1::ba_heap_multialloc_arrays;
+using boost::allocplus::core_abi_v1::ba_heap_multidealloc;
+using boost::allocplus::core_abi_v1::ba_heap_trim;
+using boost::allocplus::core_abi_v1::ba_heap_set_option;
+using boost::allocplus::core_abi_v1::ba_heap_set_footprint_limit;
+using boost::allocplus::core_abi_v1::ba_heap_stats_get;
+using boost::allocplus::core_abi_v1::ba_heap_check;
+using boost::allocplus::core_abi_v1::ba_stats;
+using boost::allocplus::core_abi_v1::ba_check;
+using boost::allocplus::core_abi_v1::ba_set_diagnostic_handler;
+using boost::allocplus::core_abi_v1::ba_chain_init;
+using boost::allocplus::core_abi_v1::ba_chain_empty;
+using boost::allocplus::core_abi_v1::ba_chain_next;
+using boost::allocplus::core_abi_v1::ba_chain_push_back;
+using boost::allocplus::core_abi_v1::ba_chain_push_front;
+using boost::allocplus::core_abi_v1::ba_chain_pop_front;
+using boost::allocplus::core_abi_v1::ba_chain_splice_back;
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) || defined(BOOST_ALLOCPLUS_CORE_IMPLEMENTATION)
+#  include <boost/allocplus/core/detail/dlmalloc_impl.h>
+#endif
+
+#endif /* BOOST_ALLOCPLUS_CORE_DLMALLOC_H */
