@@ -33,6 +33,10 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#  include <sys/single_threaded.h>
+#  define BA_DETAIL_HAVE_SINGLE_THREADED 1
+#endif
 
 /* Strict C11 hides the BSD/Linux names; their values are the Linux ABI's. */
 #ifndef MAP_ANONYMOUS
@@ -86,10 +90,12 @@ BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 /* Far above anything the system can give; keeps every size computation below from overflowing. */
 #define BA_DETAIL_MAX_REQUEST     ((~(size_t)0) >> 2)
 
-#define BA_DETAIL_NSMALLBINS      32u
+/* 64 exact-size small bins (chunks of 32..1008 bytes on 64-bit targets, every size a request up
+ * to 1000 bytes can have): the sizes of list, map and shared_ptr nodes never reach a tree bin. */
+#define BA_DETAIL_NSMALLBINS      64u
 #define BA_DETAIL_NTREEBINS       32u
 #define BA_DETAIL_SMALLBIN_SHIFT  (sizeof(void *) == 8 ? 4u : 3u)
-#define BA_DETAIL_TREEBIN_SHIFT   (BA_DETAIL_SMALLBIN_SHIFT + 5u)
+#define BA_DETAIL_TREEBIN_SHIFT   (BA_DETAIL_SMALLBIN_SHIFT + 6u)
 #define BA_DETAIL_MIN_LARGE_SIZE  ((size_t)1 << BA_DETAIL_TREEBIN_SHIFT)
 #define BA_DETAIL_MAX_SMALL_SIZE  (BA_DETAIL_MIN_LARGE_SIZE - 1)
 #define BA_DETAIL_MAX_SMALL_REQUEST (BA_DETAIL_MAX_SMALL_SIZE - BA_DETAIL_ALIGN_MASK - BA_DETAIL_CHUNK_OVERHEAD)
@@ -176,7 +182,7 @@ struct ba_heap {
    int lock_word;
    int use_lock;
    unsigned flags;
-   unsigned smallmap;               /* bit i: small bin i is not empty */
+   uint64_t smallmap;               /* bit i: small bin i is not empty */
    unsigned treemap;                /* bit i: tree bin i is not empty */
    size_t dvsize;
    size_t topsize;
@@ -297,6 +303,9 @@ BA_DETAIL_FN size_t ba_detail_small_index2size(unsigned i) { return (size_t)i <<
 BA_DETAIL_FN unsigned ba_detail_least_bit(unsigned x) { return x & (0u - x); }
 BA_DETAIL_FN unsigned ba_detail_left_bits(unsigned x) { return (x << 1) | (0u - (x << 1)); }
 BA_DETAIL_FN unsigned ba_detail_bit2idx(unsigned x) { return (unsigned)__builtin_ctz(x); }
+BA_DETAIL_FN uint64_t ba_detail_small_bit(unsigned i) { return (uint64_t)1 << i; }
+BA_DETAIL_FN uint64_t ba_detail_left_bits64(uint64_t x) { return (x << 1) | ((uint64_t)0 - (x << 1)); }
+BA_DETAIL_FN unsigned ba_detail_lowest_index64(uint64_t x) { return (unsigned)__builtin_ctzll((unsigned long long)x); }
 
 BA_DETAIL_FN unsigned ba_detail_tree_index(size_t s)
 {
@@ -328,7 +337,7 @@ BA_DETAIL_FN void ba_detail_insert_small(ba_heap *h, ba_detail_ch *p, size_t s)
    unsigned i = ba_detail_small_index(s);
    ba_detail_ch *b = &h->smallbins[i];
    ba_detail_ch *f = b;
-   if (!(h->smallmap & (1u << i))) h->smallmap |= 1u << i;
+   if (!(h->smallmap & ba_detail_small_bit(i))) h->smallmap |= ba_detail_small_bit(i);
    else f = b->fd;
    b->fd = p;
    f->bk = p;
@@ -342,7 +351,7 @@ BA_DETAIL_FN void ba_detail_unlink_small(ba_heap *h, ba_detail_ch *p, size_t s)
    unsigned i = ba_detail_small_index(s);
    if (BA_DETAIL_UNLIKELY(f->bk != p || b->fd != p))
       ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
-   if (f == b) h->smallmap &= ~(1u << i);
+   if (f == b) h->smallmap &= ~ba_detail_small_bit(i);
    else { f->bk = b; b->fd = f; }
 }
 
@@ -351,7 +360,7 @@ BA_DETAIL_FN void ba_detail_unlink_first_small(ba_heap *h, ba_detail_ch *b, ba_d
    ba_detail_ch *f = p->fd;
    if (BA_DETAIL_UNLIKELY(f->bk != p))
       ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
-   if (b == f) h->smallmap &= ~(1u << i);
+   if (b == f) h->smallmap &= ~ba_detail_small_bit(i);
    else { b->fd = f; f->bk = b; }
 }
 
@@ -520,8 +529,25 @@ BA_DETAIL_FN void ba_detail_spin_lock(int *word)
 }
 BA_DETAIL_FN void ba_detail_spin_unlock(int *word) { __atomic_store_n(word, 0, __ATOMIC_RELEASE); }
 
-BA_DETAIL_FN void ba_detail_lock(ba_heap *h) { if (h->use_lock) ba_detail_spin_lock(&h->lock_word); }
-BA_DETAIL_FN void ba_detail_unlock(ba_heap *h) { if (h->use_lock) ba_detail_spin_unlock(&h->lock_word); }
+/* While the process has one thread (glibc tells, as it does for its own locks), no other thread
+ * can hold or want the lock, and only this thread could create one, which it does not do while
+ * inside the heap: the atomic exchange, the largest cost of a small malloc, is skipped. */
+BA_DETAIL_FN int ba_detail_single_threaded(void)
+{
+#if defined(BA_DETAIL_HAVE_SINGLE_THREADED)
+   return __libc_single_threaded != 0;
+#else
+   return 0;
+#endif
+}
+BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
+{
+   if (h->use_lock && !ba_detail_single_threaded()) ba_detail_spin_lock(&h->lock_word);
+}
+BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
+{
+   if (h->use_lock && !ba_detail_single_threaded()) ba_detail_spin_unlock(&h->lock_word);
+}
 
 /* ---------------------------------------------------------------------------------------------
  * The registry of heaps, for fork: the child must not inherit a lock held by a thread that does
@@ -1014,11 +1040,11 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
    void *mem;
    if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
       unsigned idx = ba_detail_small_index(nb);
-      unsigned smallbits = h->smallmap >> idx;
+      uint64_t smallbits = h->smallmap >> idx;
       if ((smallbits & 3u) != 0) {
          /* An exact fit, or one 16 bytes larger (too small a remainder to split off). */
          ba_detail_ch *b, *p;
-         idx += ~smallbits & 1u;
+         idx += (unsigned)(~smallbits & 1u);
          b = &h->smallbins[idx];
          p = b->fd;
          ba_detail_unlink_first_small(h, b, p, idx);
@@ -1027,8 +1053,8 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
       }
       if (nb > h->dvsize) {
          if (smallbits != 0) {
-            unsigned leftbits = (smallbits << idx) & ba_detail_left_bits(1u << idx);
-            unsigned i = ba_detail_bit2idx(ba_detail_least_bit(leftbits));
+            uint64_t leftbits = (smallbits << idx) & ba_detail_left_bits64(ba_detail_small_bit(idx));
+            unsigned i = ba_detail_lowest_index64(leftbits);
             ba_detail_ch *b = &h->smallbins[i], *p = b->fd;
             ba_detail_unlink_first_small(h, b, p, i);
             return ba_detail_carve(h, p, nb, ba_detail_small_index2size(i) - nb, 1);
@@ -1572,7 +1598,7 @@ BA_DETAIL_FN const char *ba_detail_walk_free_chunk(const ba_heap *h, const ba_de
       t->found_dv = 1;
    } else if (ba_detail_is_small(size)) {
       ++t->binned_chunks;
-      if (!(h->smallmap & (1u << ba_detail_small_index(size)))) BA_DETAIL_FAIL("a free small chunk's bin is marked empty", p);
+      if (!(h->smallmap & ba_detail_small_bit(ba_detail_small_index(size)))) BA_DETAIL_FAIL("a free small chunk's bin is marked empty", p);
    } else {
       unsigned i = ba_detail_tree_index(size);
       ++t->binned_chunks;
@@ -1658,7 +1684,7 @@ BA_DETAIL_FN const char *ba_detail_walk_bins(const ba_heap *h, const ba_detail_t
    if (h->smallmap & 3u) BA_DETAIL_FAIL("a small bin below the minimum chunk is marked non-empty", h);
    for (i = 2; i < BA_DETAIL_NSMALLBINS; ++i) {
       const ba_detail_ch *b = &h->smallbins[i], *q;
-      if (!(h->smallmap & (1u << i))) continue;
+      if (!(h->smallmap & ba_detail_small_bit(i))) continue;
       if (b->fd == b) BA_DETAIL_FAIL("a small bin marked non-empty is empty", b);
       for (q = b->fd; q != b; q = q->fd) {
          if (ba_detail_chunksize(q) != ba_detail_small_index2size(i)) BA_DETAIL_FAIL("a small bin holds a chunk of another size", q);
