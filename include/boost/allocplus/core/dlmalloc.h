@@ -36,22 +36,60 @@
 #  define BOOST_ALLOCPLUS_CORE_HEADER_ONLY 1
 #endif
 
+/* Checked builds (the default unless NDEBUG is defined) verify every pointer handed back to a heap
+ * and report misuse through the diagnostic handler. They change no layout: checked and unchecked
+ * translation units share one heap and each other's blocks. */
+#if !defined(BOOST_ALLOCPLUS_CHECKED)
+#  if defined(NDEBUG)
+#    define BOOST_ALLOCPLUS_CHECKED 0
+#  else
+#    define BOOST_ALLOCPLUS_CHECKED 1
+#  endif
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#  define BOOST_ALLOCPLUS_CORE_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define BOOST_ALLOCPLUS_CORE_ASAN 1
+#  endif
+#endif
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   /* The heap reads and writes its own headers inside memory it keeps poisoned. */
+#  define BOOST_ALLOCPLUS_CORE_NO_ASAN __attribute__((no_sanitize_address))
+#else
+#  define BOOST_ALLOCPLUS_CORE_NO_ASAN
+#endif
+
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   /* The versioned inline namespace keeps two versions of the header-only core in one program from
-    * colliding (each keeps its own heap rather than corrupting a shared one). */
+   /* Types and state live in a versioned inline namespace, so two versions of the header-only core
+    * in one program cannot collide. The functions sit one level deeper, in a namespace named for
+    * the checking mode, so that checked and unchecked units (whose inline functions differ) do not
+    * break the one-definition rule while they share the types and the heap. */
+#  if BOOST_ALLOCPLUS_CHECKED
+#    define BOOST_ALLOCPLUS_CORE_MODE checked
+#  else
+#    define BOOST_ALLOCPLUS_CORE_MODE unchecked
+#  endif
 #  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS namespace boost { namespace allocplus { inline namespace core_abi_v1 {
 #  define BOOST_ALLOCPLUS_CORE_END_DECLS }}}
-#  define BOOST_ALLOCPLUS_CORE_API inline
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS BOOST_ALLOCPLUS_CORE_BEGIN_DECLS inline namespace BOOST_ALLOCPLUS_CORE_MODE {
+#  define BOOST_ALLOCPLUS_CORE_END_FUNCS } BOOST_ALLOCPLUS_CORE_END_DECLS
+#  define BOOST_ALLOCPLUS_CORE_API inline BOOST_ALLOCPLUS_CORE_NO_ASAN
 #  define BOOST_ALLOCPLUS_CORE_HELPER inline
 #elif defined(__cplusplus)
 #  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS extern "C" {
 #  define BOOST_ALLOCPLUS_CORE_END_DECLS }
-#  define BOOST_ALLOCPLUS_CORE_API
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS extern "C" {
+#  define BOOST_ALLOCPLUS_CORE_END_FUNCS }
+#  define BOOST_ALLOCPLUS_CORE_API BOOST_ALLOCPLUS_CORE_NO_ASAN
 #  define BOOST_ALLOCPLUS_CORE_HELPER static inline
 #else
 #  define BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 #  define BOOST_ALLOCPLUS_CORE_END_DECLS
-#  define BOOST_ALLOCPLUS_CORE_API
+#  define BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
+#  define BOOST_ALLOCPLUS_CORE_END_FUNCS
+#  define BOOST_ALLOCPLUS_CORE_API BOOST_ALLOCPLUS_CORE_NO_ASAN
 #  define BOOST_ALLOCPLUS_CORE_HELPER static inline
 #endif
 
@@ -118,6 +156,12 @@ typedef struct ba_check_report {
    const char *what;   /* a sentence naming the invariant, or null when the heap is sound */
    const void *where;  /* the chunk or bin at fault */
 } ba_check_report;
+
+/* Called with a misuse a heap found (see ba_set_diagnostic_handler). */
+typedef void (*ba_diagnostic_handler)(const char *message, const void *address, const ba_heap *heap);
+
+BOOST_ALLOCPLUS_CORE_END_DECLS
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 /* ---------------------------------------------------------------------------------------------
  * The default heap.
@@ -227,8 +271,10 @@ BOOST_ALLOCPLUS_CORE_API int    ba_check(ba_check_report *report);
 /* Effects: a misuse found by a heap (a free of a pointer it did not hand out, a corrupted chunk)
  * is reported to `handler` (null: the default, which prints the message and aborts). The handler
  * must not return into the heap; if it does, the heap aborts. Returns: the previous handler. */
-typedef void (*ba_diagnostic_handler)(const char *message, const void *address, const ba_heap *heap);
 BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diagnostic_handler handler);
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
+BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 
 /* ---------------------------------------------------------------------------------------------
  * Chain helpers. A node is any block of at least one pointer; its first word is the link.

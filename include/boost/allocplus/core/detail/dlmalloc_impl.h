@@ -49,13 +49,15 @@
 #  define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
+/* The state has default visibility: one heap per process even across shared libraries built
+ * with hidden visibility. */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-#  define BA_DETAIL_FN inline
-   /* One heap per process even across shared libraries built with hidden visibility. */
+#  define BA_DETAIL_FN inline BOOST_ALLOCPLUS_CORE_NO_ASAN
 #  define BA_DETAIL_STATE __attribute__((visibility("default"))) inline
 #else
-#  define BA_DETAIL_FN static inline
-#  define BA_DETAIL_STATE static
+#  define BA_DETAIL_FN static inline BOOST_ALLOCPLUS_CORE_NO_ASAN
+   /* Weak, so that it merges with the C++ units' inline definition of the same object. */
+#  define BA_DETAIL_STATE __attribute__((visibility("default"), weak))
 #endif
 
 #define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -218,11 +220,32 @@ struct ba_heap {
  * Process-wide state (constant-initialized: zero)
  * ------------------------------------------------------------------------------------------- */
 
-BA_DETAIL_STATE ba_heap ba_detail_default_heap_storage;
-BA_DETAIL_STATE int ba_detail_registry_lock;
-BA_DETAIL_STATE ba_heap *ba_detail_registry;
-BA_DETAIL_STATE size_t ba_detail_page_size;
-BA_DETAIL_STATE ba_diagnostic_handler ba_detail_handler;
+typedef struct ba_detail_state {
+   ba_heap default_heap;
+   int registry_lock;
+   ba_heap *registry;               /* every heap, for fork */
+   size_t page_size;                /* 0 until the first heap is set up */
+   ba_diagnostic_handler handler;
+} ba_detail_state;
+
+/* One object with C linkage and a versioned name: the C implementation and every C++ unit (and
+ * every shared library, whatever its visibility) resolve it to one heap. */
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+extern "C" {
+BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
+}
+#else
+BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
+#endif
+
+#define ba_detail_default_heap_storage (ba_core_v1_state.default_heap)
+#define ba_detail_registry_lock        (ba_core_v1_state.registry_lock)
+#define ba_detail_registry             (ba_core_v1_state.registry)
+#define ba_detail_page_size            (ba_core_v1_state.page_size)
+#define ba_detail_handler              (ba_core_v1_state.handler)
+
+BOOST_ALLOCPLUS_CORE_END_DECLS
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 /* ---------------------------------------------------------------------------------------------
  * Chunk operations
@@ -1098,21 +1121,56 @@ BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
    return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
 }
 
-/* Returns: the chunk of mem, after checking that it is an in-use chunk of h; reports otherwise. */
+#if BOOST_ALLOCPLUS_CHECKED
+/* Returns: whether chunk p lies in the chunks of one of h's segments (segments are few). */
+BA_DETAIL_FN int ba_detail_in_segments(const ba_heap *h, const ba_detail_ch *p)
+{
+   const ba_detail_segment *s;
+   for (s = h->segments; s; s = s->next)
+      if ((const char *)p >= s->chunks_begin && p < ba_detail_fence(s)) return 1;
+   return 0;
+}
+
+/* Returns: whether p is the chunk of one of h's huge blocks, found without reading p. */
+BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
+{
+   const ba_detail_huge_header *hh;
+   for (hh = h->huge; hh; hh = hh->next)
+      if ((const char *)hh + hh->chunk_offset == (const char *)p) return 1;
+   return 0;
+}
+#endif
+
+#define BA_DETAIL_NOT_A_BLOCK "free of a pointer that is not an in-use block of this heap (a double free, a pointer into a block or a corrupted header)"
+
+/* Returns: the chunk of mem, after checking that it is an in-use chunk of h; reports otherwise.
+ * A checked build finds the segment or huge block of mem first, so a pointer from elsewhere is
+ * reported without the heap reading memory it does not own. */
 BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
 {
    ba_detail_ch *p = ba_detail_mem2chunk(mem);
    if (BA_DETAIL_UNLIKELY(((uintptr_t)mem & BA_DETAIL_ALIGN_MASK) != 0))
-      ba_detail_usage_error(h, "free of a pointer the heap never returned (misaligned)", mem);
+      ba_detail_usage_error(h, "free of a pointer that did not come from this heap (misaligned)", mem);
+#if BOOST_ALLOCPLUS_CHECKED
+   if (!ba_detail_in_segments(h, p)) {
+      if (ba_detail_in_huge_list(h, p)) return p;
+      ba_detail_usage_error(h, "free of a pointer that did not come from this heap", mem);
+   }
+   if (BA_DETAIL_UNLIKELY(!ba_detail_cinuse(p)))
+      ba_detail_usage_error(h, "double free (or a pointer into a block)", mem);
+   if (BA_DETAIL_UNLIKELY(ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK || !ba_detail_in_segments(h, ba_detail_plus(p, ba_detail_chunksize(p) - 1))
+                          || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))))
+      ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
+#else
    if (ba_detail_is_huge(p)) {
-      if (BA_DETAIL_UNLIKELY(!ba_detail_huge_valid(h, p)))
-         ba_detail_usage_error(h, "free of a pointer that is not an in-use block of this heap (a double free or a foreign pointer)", mem);
+      if (BA_DETAIL_UNLIKELY(!ba_detail_huge_valid(h, p))) ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
       return p;
    }
    if (BA_DETAIL_UNLIKELY((char *)p < h->least_addr || !ba_detail_cinuse(p)
                           || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))
                           || ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK))
-      ba_detail_usage_error(h, "free of a pointer that is not an in-use block of this heap (a double free or a foreign pointer)", mem);
+      ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
+#endif
    return p;
 }
 
@@ -2098,6 +2156,12 @@ BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diag
    return __atomic_exchange_n(&ba_detail_handler, handler, __ATOMIC_ACQ_REL);
 }
 
-BOOST_ALLOCPLUS_CORE_END_DECLS
+#undef ba_detail_default_heap_storage
+#undef ba_detail_registry_lock
+#undef ba_detail_registry
+#undef ba_detail_page_size
+#undef ba_detail_handler
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H */
