@@ -60,6 +60,20 @@
 #  define BA_DETAIL_STATE __attribute__((visibility("default"), weak))
 #endif
 
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+/* Valgrind client requests: on in checked builds where the header exists, or when asked. */
+#if !defined(BOOST_ALLOCPLUS_VALGRIND) && BOOST_ALLOCPLUS_CHECKED && defined(__has_include)
+#  if __has_include(<valgrind/memcheck.h>)
+#    define BOOST_ALLOCPLUS_VALGRIND 1
+#  endif
+#endif
+#if defined(BOOST_ALLOCPLUS_VALGRIND) && BOOST_ALLOCPLUS_VALGRIND
+#  include <valgrind/memcheck.h>
+#  define BA_DETAIL_VALGRIND 1
+#endif
+
 #define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define BA_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -294,6 +308,72 @@ BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
 }
 BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
 { p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
+
+/* ---------------------------------------------------------------------------------------------
+ * Instrumentation. Under ASan every byte the heap owns is poisoned except the requested bytes of
+ * the blocks it handed out, so an overrun or a use after free of a block is reported as it is for
+ * malloc's. Under valgrind, blocks are announced as malloc-like, so leaks are reported.
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN void ba_detail_poison(const void *p, size_t n)
+{
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   __asan_poison_memory_region(p, n);
+#else
+   (void)p; (void)n;
+#endif
+}
+BA_DETAIL_FN void ba_detail_unpoison(const void *p, size_t n)
+{
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   __asan_unpoison_memory_region(p, n);
+#else
+   (void)p; (void)n;
+#endif
+}
+/* A block of `usable` bytes at mem is handed out for `bytes` bytes. */
+BA_DETAIL_FN void ba_detail_block_born(void *mem, size_t usable, size_t bytes)
+{
+   ba_detail_poison(mem, usable);
+   ba_detail_unpoison(mem, bytes);
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MALLOCLIKE_BLOCK(mem, bytes, 0, 0);
+#endif
+}
+/* A block kept its contents while it moved from old_mem to mem or changed size. */
+BA_DETAIL_FN void ba_detail_block_moved(void *old_mem, void *mem, size_t usable, size_t bytes)
+{
+   ba_detail_poison(mem, usable);
+   ba_detail_unpoison(mem, bytes);
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_FREELIKE_BLOCK(old_mem, 0);
+   VALGRIND_MALLOCLIKE_BLOCK(mem, bytes, 0, 0);
+   VALGRIND_MAKE_MEM_DEFINED(mem, bytes);
+#else
+   (void)old_mem;
+#endif
+}
+/* A block is given back; the heap may then write its links into it. */
+BA_DETAIL_FN void ba_detail_block_died(void *mem, size_t usable)
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_FREELIKE_BLOCK(mem, 0);
+   VALGRIND_MAKE_MEM_UNDEFINED(mem, usable);
+#endif
+   ba_detail_poison(mem, usable);
+}
+/* Returns: the bytes of the block at mem its owner may use: all of them, or under ASan the ones
+ * not poisoned (what it asked for). */
+BA_DETAIL_FN size_t ba_detail_exposed(const void *mem, size_t usable)
+{
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   const char *bad = (const char *)__asan_region_is_poisoned((void *)(uintptr_t)mem, usable);
+   return bad ? (size_t)(bad - (const char *)mem) : usable;
+#else
+   (void)mem;
+   return usable;
+#endif
+}
 
 /* ---------------------------------------------------------------------------------------------
  * Usage errors
@@ -679,10 +759,15 @@ BA_DETAIL_FN int ba_detail_commit(char *at, size_t bytes)
 /* Gives the pages back and keeps the address range reserved. */
 BA_DETAIL_FN void ba_detail_decommit(char *at, size_t bytes)
 {
+   ba_detail_unpoison(at, bytes);
    void *p = mmap(at, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
    (void)p;
 }
-BA_DETAIL_FN void ba_detail_release(char *at, size_t bytes) { munmap(at, bytes); }
+BA_DETAIL_FN void ba_detail_release(char *at, size_t bytes)
+{
+   ba_detail_unpoison(at, bytes);
+   munmap(at, bytes);
+}
 
 /* Returns: whether the footprint may grow by `bytes`. */
 BA_DETAIL_FN int ba_detail_footprint_allows(const ba_heap *h, size_t bytes)
@@ -755,6 +840,7 @@ BA_DETAIL_FN int ba_detail_grow_top(ba_heap *h, size_t bytes)
    if (!ba_detail_footprint_allows(h, want)) want = need;
    if (!ba_detail_footprint_allows(h, want)) return 0;
    if (!ba_detail_commit(s->base + s->committed, want)) return 0;
+   ba_detail_poison(s->base + s->committed, want);
    s->committed += want;
    ba_detail_footprint_add(h, want);
    h->topsize += want;
@@ -783,6 +869,7 @@ BA_DETAIL_FN int ba_detail_new_segment(ba_heap *h, size_t nb)
    base = ba_detail_reserve(reserve);
    if (!base) return 0;
    if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   ba_detail_poison(base, commit);
    ba_detail_footprint_add(h, commit);
    s = ba_detail_place_segment(base, reserve, commit, 0, 0);
    s->next = h->segments;
@@ -878,6 +965,7 @@ BA_DETAIL_FN void *ba_detail_huge_alloc(ba_heap *h, size_t nb, size_t alignment)
    if (!base && extra) { reserve = commit; base = ba_detail_reserve(reserve); }
    if (!base) return 0;
    if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   ba_detail_poison(base, commit);
    mem = (char *)ba_detail_round_up((size_t)(uintptr_t)(base + lead), alignment > BA_DETAIL_ALIGN ? alignment : BA_DETAIL_ALIGN);
    p = ba_detail_mem2chunk(mem);
    p->prev_foot = (size_t)((char *)p - base);
@@ -950,6 +1038,7 @@ BA_DETAIL_FN int ba_detail_huge_resize(ba_heap *h, ba_detail_ch *p, size_t nb)
 #endif
       }
       if (!ba_detail_commit(base + hh->committed, grow)) return 0;
+      ba_detail_poison(base + hh->committed, grow);
       ba_detail_footprint_add(h, grow);
       h->huge_bytes += grow;
    } else if (commit < hh->committed) {
@@ -1197,6 +1286,7 @@ BA_DETAIL_FN void ba_detail_count_release(ba_heap *h, size_t psize)
 BA_DETAIL_FN void ba_detail_free_chunk(ba_heap *h, ba_detail_ch *p)
 {
    size_t psize;
+   ba_detail_block_died(ba_detail_chunk2mem(p), ba_detail_usable(p));
    if (ba_detail_is_huge(p)) { ba_detail_huge_free(h, p); return; }
    psize = ba_detail_chunksize(p);
    ba_detail_dispose_chunk(h, p, psize);
@@ -1226,6 +1316,7 @@ BA_DETAIL_FN void ba_detail_shrink_chunk(ba_heap *h, ba_detail_ch *p, size_t nb)
    }
    if (size >= nb + BA_DETAIL_MIN_CHUNK) {
       ba_detail_ch *r = ba_detail_plus(p, nb);
+      ba_detail_poison(r, size - nb);
       ba_detail_set_inuse(p, nb);
       ba_detail_set_inuse(r, size - nb);
       ba_detail_dispose_chunk(h, r, size - nb);
@@ -1336,16 +1427,22 @@ BA_DETAIL_FN void *ba_detail_realloc(ba_heap *h, ba_detail_ch *p, size_t bytes)
    int huge = ba_detail_is_huge(p);
    /* A huge block that shrinks far below the threshold moves into the heap instead of keeping a
     * mapping of its own. */
+   size_t old = ba_detail_exposed(mem, ba_detail_usable(p));
    if (!(huge && nb < h->mmap_threshold / 2)) {
-      if (ba_detail_holds(p, nb)) { ba_detail_shrink_chunk(h, p, nb); return mem; }
-      if (ba_detail_expand_fwd(h, p, nb, nb)) return mem;
+      if (ba_detail_holds(p, nb) || ba_detail_expand_fwd(h, p, nb, nb)) {
+         ba_detail_shrink_chunk(h, p, nb);
+         ba_detail_block_moved(mem, mem, ba_detail_usable(p), bytes);
+         return mem;
+      }
    }
    moved = ba_detail_malloc_chunk(h, nb, 1);
-   if (!moved) return huge && ba_detail_holds(p, nb) ? mem : 0;
-   {
-      size_t old = ba_detail_usable(p);
-      memcpy(moved, mem, old < bytes ? old : bytes);
+   if (!moved) {
+      if (!(huge && ba_detail_holds(p, nb))) return 0;
+      ba_detail_block_moved(mem, mem, ba_detail_usable(p), bytes);
+      return mem;
    }
+   ba_detail_block_born(moved, ba_detail_usable(ba_detail_mem2chunk(moved)), bytes);
+   memcpy(moved, mem, old < bytes ? old : bytes);
    ba_detail_free_chunk(h, p);
    return moved;
 }
@@ -1411,13 +1508,11 @@ BA_DETAIL_FN size_t ba_detail_backward_step(size_t size, size_t alignment)
 }
 
 /* Expands in-use chunk *pp in place (forward, then backward) so that it holds at least min_bytes
- * and up to max_bytes of payload. Zeroes what it gains when asked. Returns 1 on success. */
+ * and up to max_bytes of payload. Returns 1 on success. */
 BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command, size_t step,
    size_t min_bytes, size_t max_bytes)
 {
    ba_detail_ch *p = *pp;
-   char *old_mem = (char *)ba_detail_chunk2mem(p);
-   size_t old_usable = ba_detail_usable(p);
    int done = 0;
    if (min_bytes >= BA_DETAIL_MAX_REQUEST) return 0;
    if (max_bytes >= BA_DETAIL_MAX_REQUEST) max_bytes = min_bytes;
@@ -1426,13 +1521,6 @@ BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned comman
    if (!done && (command & BA_EXPAND_BWD) && step != 0)
       done = ba_detail_expand_bwd(h, &p, step, min_bytes, max_bytes, (command & BA_EXPAND_FWD) != 0);
    if (!done) return 0;
-   if (command & BA_ZERO_MEMORY) {
-      char *mem = (char *)ba_detail_chunk2mem(p);
-      size_t usable = ba_detail_usable(p);
-      memset(mem, 0, (size_t)(old_mem - mem));
-      if (mem + usable > old_mem + old_usable)
-         memset(old_mem + old_usable, 0, (size_t)(mem + usable - (old_mem + old_usable)));
-   }
    *pp = p;
    return 1;
 }
@@ -1458,21 +1546,43 @@ BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned comman
       usable_after = nb - BA_DETAIL_CHUNK_OVERHEAD;
    }
    if (usable_after / size > max_objects) return ret;
-   if (command & BA_SHRINK_IN_PLACE) ba_detail_shrink_chunk(h, p, nb);
    *received = usable_after / size;
+   if (command & BA_SHRINK_IN_PLACE) {
+      ba_detail_shrink_chunk(h, p, nb);
+      ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), ba_detail_usable(p), *received * size);
+   } else {
+      /* Only a report, but the caller may now use what it was told the block holds. */
+      ba_detail_unpoison(ba_detail_chunk2mem(p), *received * size);
+   }
    ret.first = ba_detail_chunk2mem(p);
    ret.second = 1;
    return ret;
 }
 
 /* Allocates a new block of `bytes` aligned to `alignment` for allocation_command. */
-BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, unsigned command, size_t alignment, size_t bytes)
+BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, size_t alignment, size_t bytes)
 {
-   void *mem;
-   if (bytes >= BA_DETAIL_MAX_REQUEST) return 0;
-   mem = ba_detail_malloc_aligned(h, alignment, bytes);
-   if (mem && (command & BA_ZERO_MEMORY)) memset(mem, 0, ba_detail_usable(ba_detail_mem2chunk(mem)));
-   return mem;
+   return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_malloc_aligned(h, alignment, bytes);
+}
+
+/* Finishes a successful allocation or expansion: what the caller may use is the objects the
+ * block holds; with zero_memory, every byte that did not hold one of the old objects (which
+ * start at old_objects_at, count old_count) is zeroed. */
+BA_DETAIL_FN void ba_detail_command_done(unsigned command, void *old_mem, void *mem, size_t bytes,
+   const char *old_objects_at, size_t old_bytes, int is_new)
+{
+   size_t usable = ba_detail_usable(ba_detail_mem2chunk(mem));
+   if (is_new) ba_detail_block_born(mem, usable, bytes);
+   else ba_detail_block_moved(old_mem, mem, usable, bytes);
+   if (command & BA_ZERO_MEMORY) {
+      char *begin = (char *)mem, *end = begin + bytes;
+      if (is_new) {
+         memset(begin, 0, bytes);
+      } else {
+         memset(begin, 0, (size_t)(old_objects_at - begin));
+         memset((char *)(uintptr_t)old_objects_at + old_bytes, 0, (size_t)(end - (old_objects_at + old_bytes)));
+      }
+   }
 }
 
 /* allocation_command on a checked chunk p (null when there is no reuse block). */
@@ -1480,10 +1590,15 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
    size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
-   size_t step, limit_bytes, preferred_bytes;
+   size_t step, limit_bytes, preferred_bytes, current = 0;
+   void *old_mem = p ? ba_detail_chunk2mem(p) : 0;
    int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
-   *received = p && size ? ba_detail_objects(p, size) : 0;
-   if (size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment)) return ret;
+   if (size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment)) {
+      *received = p && size ? ba_detail_objects(p, size) : 0;
+      return ret;
+   }
+   if (p) current = ba_detail_objects(p, size);
+   *received = current;
    if (alignment < BA_DETAIL_ALIGN) alignment = BA_DETAIL_ALIGN;
    if (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) {
       if (!p) return ret;
@@ -1497,21 +1612,19 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
     * limit (each step only if the command asks for it). */
    if (expand && ba_detail_expand(h, &p, command, step, preferred_bytes, preferred_bytes)) {
       ret.second = 1;
-   } else if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, command, alignment, preferred_bytes)) != 0) {
-      *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
-      return ret;
+   } else if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, preferred_bytes)) != 0) {
    } else if (limit_objects < preferred_objects && expand
               && ba_detail_expand(h, &p, command, step, limit_bytes, preferred_bytes)) {
       ret.second = 1;
    } else if (limit_objects < preferred_objects && (command & BA_ALLOCATE_NEW)
-              && (ret.first = ba_detail_command_new(h, command, alignment, limit_bytes)) != 0) {
-      *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
-      return ret;
+              && (ret.first = ba_detail_command_new(h, alignment, limit_bytes)) != 0) {
    } else {
       return ret;
    }
-   ret.first = ba_detail_chunk2mem(p);
-   *received = ba_detail_objects(p, size);
+   if (ret.second) ret.first = ba_detail_chunk2mem(p);
+   *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
+   ba_detail_command_done(command, old_mem, ret.first, *received * size, (const char *)old_mem,
+                          current * size, !ret.second);
    return ret;
 }
 
@@ -1519,11 +1632,24 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
  * Bursts
  * ------------------------------------------------------------------------------------------- */
 
-/* Padded chunk size of burst element i (node size, or lengths[i] elements), or 0 if too big. */
-BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t elem_size)
+/* Bytes of burst element i (the node size, or lengths[i] elements); at least the chain's link. */
+BA_DETAIL_FN size_t ba_detail_burst_bytes(const size_t *lengths, size_t i, size_t elem_size)
 {
    size_t bytes = lengths ? ba_detail_bytes_of(lengths[i], elem_size) : elem_size;
+   return bytes < sizeof(void *) ? sizeof(void *) : bytes;
+}
+/* Padded chunk size of burst element i, or 0 if too big. */
+BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t elem_size)
+{
+   size_t bytes = ba_detail_burst_bytes(lengths, i, elem_size);
    return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_request2size(bytes);
+}
+/* Hands out burst element i, chunk p, and appends it to *out. */
+BA_DETAIL_FN void ba_detail_burst_push(ba_chain *out, ba_detail_ch *p, const size_t *lengths, size_t i, size_t elem_size)
+{
+   void *mem = ba_detail_chunk2mem(p);
+   ba_detail_block_born(mem, ba_detail_usable(p), ba_detail_burst_bytes(lengths, i, elem_size));
+   ba_chain_push_back(out, mem);
 }
 
 /* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, in
@@ -1540,7 +1666,7 @@ BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_
    for (i = first; i + 1 < last; ++i) {
       size_t nb = ba_detail_burst_nb(lengths, i, elem_size);
       p->head = nb | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
-      ba_chain_push_back(out, ba_detail_chunk2mem(p));
+      ba_detail_burst_push(out, p, lengths, i, elem_size);
       p = ba_detail_plus(p, nb);
       p->head = BA_DETAIL_PINUSE;
       size -= nb;
@@ -1548,7 +1674,7 @@ BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_
    /* The last element takes what the run chunk had beyond the total (less than a minimum chunk);
     * the chunk after the run already has PINUSE set. */
    if (!ba_detail_is_huge(p)) p->head = size | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
-   ba_chain_push_back(out, ba_detail_chunk2mem(p));
+   ba_detail_burst_push(out, p, lengths, last - 1, elem_size);
    return ba_detail_chunksize(p) + (size_t)((char *)p - (mem - 2 * BA_DETAIL_WORD));
 }
 
@@ -1564,6 +1690,7 @@ BA_DETAIL_FN size_t ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *ch
       size_t psize = ba_detail_chunksize(p);
       ++count;
       bytes += psize;
+      ba_detail_block_died(node, ba_detail_usable(p));
       if (ba_detail_is_huge(p)) {
          ba_detail_huge_free(h, p);
          node = next;
@@ -1573,10 +1700,12 @@ BA_DETAIL_FN size_t ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *ch
       while (next && ba_detail_mem2chunk(next) == ba_detail_plus(p, psize)) {
          ba_detail_ch *q = ba_detail_checked_chunk(h, next);
          size_t qsize = ba_detail_chunksize(q);
+         void *after = ba_chain_next(next);
+         ba_detail_block_died(next, ba_detail_usable(q));
          ++count;
          bytes += qsize;
          psize += qsize;
-         next = ba_chain_next(next);
+         next = after;
       }
       ba_detail_dispose_chunk(h, p, psize);
       ba_detail_count_release(h, psize);
@@ -1838,7 +1967,10 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
    void *mem;
    ba_detail_lock(h);
    mem = ba_detail_malloc(h, n);
-   if (mem) ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+   if (mem) {
+      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
+   }
    ba_detail_unlock(h);
    return mem;
 }
@@ -1864,8 +1996,9 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
    if (mem) {
       p = ba_detail_mem2chunk(mem);
       ba_detail_note_alloc(h, ba_detail_chunksize(p), 1);
+      ba_detail_block_born(mem, ba_detail_usable(p), n * size);
       /* A huge block's pages are fresh from the system, hence already zero. */
-      if (!ba_detail_is_huge(p)) memset(mem, 0, ba_detail_usable(p));
+      if (!ba_detail_is_huge(p)) memset(mem, 0, n * size);
    }
    ba_detail_unlock(h);
    return mem;
@@ -1893,7 +2026,10 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, si
    if (!ba_detail_is_pow2(alignment)) return 0;
    ba_detail_lock(h);
    mem = ba_detail_malloc_aligned(h, alignment, n);
-   if (mem) ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+   if (mem) {
+      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
+   }
    ba_detail_unlock(h);
    return mem;
 }
@@ -2060,6 +2196,7 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap(size_t capacity, int locked)
    ba_detail_footprint_add(h, commit);
    h->flags |= BA_DETAIL_HEAP_READY;
    ba_detail_register(h);
+   ba_detail_poison(base, commit);
    return h;
 }
 
@@ -2081,6 +2218,7 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap_over(void *buffer, size_t size,
    ba_detail_top_from_segment(h, s);
    h->flags |= BA_DETAIL_HEAP_READY;
    ba_detail_register(h);
+   ba_detail_poison(base, usable);
    return h;
 }
 
@@ -2107,6 +2245,8 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_destroy_heap(ba_heap *h)
    if (permanent && !(permanent->flags & BA_DETAIL_SEGMENT_EXTERNAL)) {
       released += permanent->committed;
       ba_detail_release(permanent->base, permanent->reserved);
+   } else if (permanent) {
+      ba_detail_unpoison(permanent->base, permanent->committed);   /* the caller's buffer again */
    }
    return released;
 }
@@ -2127,7 +2267,7 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *mem)
    const ba_detail_ch *p;
    if (!mem) return 0;
    p = ba_detail_mem2chunk(mem);
-   return ba_detail_is_inuse(p) ? ba_detail_usable(p) : 0;
+   return ba_detail_is_inuse(p) ? ba_detail_exposed(mem, ba_detail_usable(p)) : 0;
 }
 
 BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
