@@ -1525,8 +1525,11 @@ BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned comman
    return 1;
 }
 
-/* Returns: the objects of `size` that chunk p's payload holds. */
-BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size) { return ba_detail_usable(p) / size; }
+/* Returns: the objects of `size` that chunk p's payload holds (as its owner sees it). */
+BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size)
+{
+   return ba_detail_exposed(ba_detail_chunk2mem(p), ba_detail_usable(p)) / size;
+}
 
 /* The shrink half of allocation_command: see the header. */
 BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned command, size_t size,
@@ -1622,7 +1625,7 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
       return ret;
    }
    if (ret.second) ret.first = ba_detail_chunk2mem(p);
-   *received = ba_detail_objects(ba_detail_mem2chunk(ret.first), size);
+   *received = ba_detail_usable(ba_detail_mem2chunk(ret.first)) / size;
    ba_detail_command_done(command, old_mem, ret.first, *received * size, (const char *)old_mem,
                           current * size, !ret.second);
    return ret;

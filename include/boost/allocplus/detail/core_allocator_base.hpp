@@ -1,0 +1,280 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_CORE_ALLOCATOR_BASE_HPP
+#define BOOST_ALLOCPLUS_DETAIL_CORE_ALLOCATOR_BASE_HPP
+
+// The one implementation of the allocators over the C core (ba::allocator and ba::heap_allocator):
+// the standard interface (version 1) and the version-2 interface, written against a heap source
+// (detail/heap_source.hpp) that says which heap the blocks come from. The allocators themselves
+// only add what differs: construction, rebinding, equality and propagation.
+//
+// Nothing here uses sizeof(T) or alignof(T) outside a function body, so the allocators can be
+// named (and rebound) with T incomplete or void.
+
+#include <boost/allocplus/allocation_command.hpp>
+#include <boost/allocplus/allocator_traits.hpp>
+#include <boost/allocplus/multiallocation_chain.hpp>
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/detail/throw_exception.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+namespace boost { namespace allocplus { namespace detail {
+
+static_assert(allocate_new == BA_ALLOCATE_NEW && expand_fwd == BA_EXPAND_FWD && expand_bwd == BA_EXPAND_BWD
+                 && shrink_in_place == BA_SHRINK_IN_PLACE && nothrow_allocation == BA_NOTHROW_ALLOCATION
+                 && zero_memory == BA_ZERO_MEMORY && try_shrink_in_place == BA_TRY_SHRINK_IN_PLACE,
+              "allocation_type values must be the C core's");
+
+//! The most objects of T one block can hold: what std::allocator<T>::max_size() says
+//! (PTRDIFF_MAX bytes), so that pointer differences within a block never overflow.
+template <class T>
+constexpr std::size_t max_objects() noexcept
+{
+   return static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
+}
+
+//! Whether T needs more alignment than every block of the core has.
+template <class T>
+constexpr bool over_aligned() noexcept
+{
+   return alignof(T) > BA_MALLOC_ALIGNMENT;
+}
+
+//! The standard (version 1) interface over heap source Source.
+template <class T, class Source>
+class core_allocator_v1 : private Source {
+public:
+   using value_type = T;
+   using pointer = T *;
+   using const_pointer = const T *;
+   using void_pointer = void *;
+   using const_void_pointer = const void *;
+   using size_type = std::size_t;
+   using difference_type = std::ptrdiff_t;
+
+   //! Returns: a block for n objects of T, aligned to alignof(T).
+   //! Throws: std::bad_array_new_length when n > max_size(); std::bad_alloc when memory is out.
+   //! Complexity: constant, unless the core searches a tree bin (logarithmic in the bin's size).
+   [[nodiscard]] T *allocate(size_type n)
+   {
+      if (n > max_objects<T>()) throw_bad_array_new_length();
+      void *p = allocate_bytes(n * sizeof(T));
+      if (!p) throw_bad_alloc();
+      return static_cast<T *>(p);
+   }
+
+   //! Requires: p comes from this allocator's heap (allocate, allocate_at_least, or any
+   //!   version-2 function); n is ignored (the block knows its size).
+   //! Effects: frees p. Throws: nothing. Complexity: constant.
+   void deallocate(T *p, size_type n) noexcept
+   {
+      (void)n;
+      source().deallocate_bytes(p);
+   }
+
+   //! Returns: {a block for at least n objects, the objects it holds}: all of the block is usable,
+   //!   and deallocate(ptr, count) frees it.
+   //! Throws: as allocate(n).
+   [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
+   {
+      T *p = allocate(n);
+      return {p, ba_usable_size(p) / sizeof(T)};
+   }
+
+   //! Returns: the most objects allocate can be asked for (PTRDIFF_MAX / sizeof(T)).
+   size_type max_size() const noexcept { return max_objects<T>(); }
+
+protected:
+   core_allocator_v1() = default;
+   explicit core_allocator_v1(const Source &s) noexcept : Source(s) {}
+
+   const Source &source() const noexcept { return *this; }
+
+   void *allocate_bytes(std::size_t bytes) const noexcept
+   {
+      if constexpr (over_aligned<T>()) return source().allocate_aligned(alignof(T), bytes);
+      else return source().allocate_bytes(bytes);
+   }
+};
+
+//! The whole interface of a version-`Version` allocator over Source, with the commands of
+//! DisableMask removed. Version 1: the standard interface only.
+template <class T, class Source, unsigned Version, unsigned DisableMask>
+class core_allocator_base : public core_allocator_v1<T, Source> {
+   static_assert(Version == 1 || Version == 2, "allocplus allocators have version 1 or 2");
+   static_assert(Version != 1 || DisableMask == 0, "DisableMask applies to version-2 allocators only");
+
+public:
+   using version = std::integral_constant<unsigned, Version>;
+
+protected:
+   using core_allocator_v1<T, Source>::core_allocator_v1;
+};
+
+//! Version 2: allocation_command, size, node and burst allocation.
+template <class T, class Source, unsigned DisableMask>
+class core_allocator_base<T, Source, 2, DisableMask> : public core_allocator_v1<T, Source> {
+   using base = core_allocator_v1<T, Source>;
+   static constexpr allocation_type all_allocating = allocate_new | expand_fwd | expand_bwd;
+   static_assert((DisableMask & all_allocating) != all_allocating,
+                 "DisableMask may not remove allocate_new, expand_fwd and expand_bwd all together");
+
+public:
+   using typename base::size_type;
+   using version = std::integral_constant<unsigned, 2>;
+   //! The chain of allocate_individual and allocate_many.
+   using multiallocation_chain = allocplus::multiallocation_chain<T>;
+
+   //! Allocates a new block, expands `reuse` in place (forward, backward), or shrinks it in
+   //! place, as `command` (less DisableMask) asks; alignof(T) is kept in every case.
+   //!
+   //! Effects: expanding or allocating (no shrink command): `limit_size` is the fewest objects
+   //!   acceptable, `prefer_in_received_out` the number wanted (raised to limit_size if below
+   //!   it). Tries in order: expand `reuse` to the preferred size (forward, then backward), a new
+   //!   block of the preferred size, expand to the limit, a new block of the limit. A backward
+   //!   expansion moves the start down by a multiple of lcm(sizeof(T), alignment); the old objects
+   //!   stay where they were, now at a whole-object offset from the new start.
+   //!   Shrinking (shrink_in_place, or try_shrink_in_place which only reports): `limit_size` is
+   //!   the most objects acceptable, `prefer_in_received_out` the fewest; `reuse` keeps its start.
+   //!   On return `prefer_in_received_out` holds the objects the returned block holds (on failure:
+   //!   those `reuse` holds, 0 without reuse). `reuse` is left as it was when the returned block
+   //!   is `reuse` expanded or shrunk (after a backward expansion the result is below it), and
+   //!   set to null otherwise (a new block, or failure), exactly as
+   //!   boost::container::allocator<T, 2> does.
+   //! Returns: the block (for a backward expansion, its new start), or null on failure with
+   //!   nothrow_allocation. zero_memory zeroes what the block gains.
+   //! Throws: std::bad_array_new_length when the size that must be reached (limit_size when
+   //!   expanding or allocating) exceeds max_size(); std::bad_alloc on any other failure; never
+   //!   with nothrow_allocation. Strong guarantee: on failure `reuse`'s block is unchanged.
+   //! Complexity: constant, unless the core searches a tree bin (logarithmic in the bin's size).
+   [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
+                                       size_type &prefer_in_received_out, T *&reuse)
+   {
+      command &= ~static_cast<allocation_type>(DisableMask);
+      size_type preferred = prefer_in_received_out;
+      if (!(command & (shrink_in_place | try_shrink_in_place))) {
+         if (preferred < limit_size) preferred = limit_size;
+         if (limit_size > max_objects<T>()) {
+            prefer_in_received_out = reuse ? size(reuse) : 0;
+            reuse = nullptr;
+            if (command & nothrow_allocation) return nullptr;
+            throw_bad_array_new_length();
+         }
+         if (preferred > max_objects<T>()) preferred = max_objects<T>();
+      }
+      std::size_t received = 0;
+      const ba_command_ret r =
+         this->source().command(command, sizeof(T), alignof(T), limit_size, preferred, &received, reuse);
+      prefer_in_received_out = received;
+      if (!r.second) reuse = nullptr;
+      if (!r.first && !(command & nothrow_allocation)) throw_bad_alloc();
+      return static_cast<T *>(r.first);
+   }
+
+   //! Requires: p is a block of this allocator's heap. Returns: the objects p holds (its usable
+   //!   bytes / sizeof(T)): all of them may be used. Complexity: constant.
+   size_type size(const T *p) const noexcept { return ba_usable_size(p) / sizeof(T); }
+
+   //! Returns: a block for one object. Throws: std::bad_alloc. Complexity: as allocate.
+   [[nodiscard]] T *allocate_one() { return this->allocate(1); }
+
+   //! Effects: frees a block of allocate_one or allocate_individual. Throws: nothing.
+   void deallocate_one(T *p) noexcept { this->deallocate(p, 1); }
+
+   //! Effects: adds n blocks of one object each at the front of `chain`, in one call to the
+   //!   core (runs of adjacent blocks of up to 4 KiB; a loop for over-aligned T). Free them one by
+   //!   one (deallocate_one) or together (deallocate_individual / deallocate_many).
+   //! Throws: std::bad_array_new_length when n > max_size(); std::bad_alloc when memory is out.
+   //!   Strong guarantee: `chain` and the heap are as they were.
+   //! Complexity: linear in n, under one lock.
+   void allocate_individual(size_type n, multiallocation_chain &chain) { allocate_many(1, n, chain); }
+
+   //! Effects: frees every block of `chain` (see deallocate_many).
+   void deallocate_individual(multiallocation_chain &chain) noexcept { deallocate_many(chain); }
+
+   //! Effects: adds n blocks of elem_size objects each at the front of `chain`, in one call to the
+   //!   core. Each block is an ordinary block: deallocate, size and allocation_command apply.
+   //! Throws: std::bad_array_new_length when n or elem_size exceeds max_size(); std::bad_alloc
+   //!   when memory is out. Strong guarantee.
+   //! Complexity: linear in n, under one lock.
+   void allocate_many(size_type elem_size, size_type n, multiallocation_chain &chain)
+   {
+      if (elem_size > max_objects<T>() || n > max_objects<T>()) throw_bad_array_new_length();
+      if constexpr (over_aligned<T>()) {
+         allocate_each(n, [elem_size](size_type) { return elem_size; }, chain);
+      } else {
+         ba_chain got;
+         ba_chain_init(&got);
+         if (!this->source().burst_nodes(n, elem_size * sizeof(T), &got)) throw_bad_alloc();
+         adopt(got, chain);
+      }
+   }
+
+   //! Effects: adds n blocks at the front of `chain`, block i holding elem_sizes[i] objects (in
+   //!   that order), in one call to the core.
+   //! Throws: std::bad_array_new_length when an elem_sizes[i] exceeds max_size(); std::bad_alloc
+   //!   when memory is out. Strong guarantee.
+   //! Complexity: linear in n, under one lock.
+   void allocate_many(const size_type *elem_sizes, size_type n, multiallocation_chain &chain)
+   {
+      for (size_type i = 0; i != n; ++i)
+         if (elem_sizes[i] > max_objects<T>()) throw_bad_array_new_length();
+      if constexpr (over_aligned<T>()) {
+         allocate_each(n, [elem_sizes](size_type i) { return elem_sizes[i]; }, chain);
+      } else {
+         ba_chain got;
+         ba_chain_init(&got);
+         if (!this->source().burst_arrays(n, elem_sizes, sizeof(T), &got)) throw_bad_alloc();
+         adopt(got, chain);
+      }
+   }
+
+   //! Requires: every block of `chain` comes from this allocator's heap (any of its functions).
+   //! Effects: frees them all under one lock, runs of blocks adjacent in memory as one; leaves
+   //!   `chain` empty. Throws: nothing. Complexity: linear in chain.size().
+   void deallocate_many(multiallocation_chain &chain) noexcept
+   {
+      ba_chain c;
+      c.size = chain.size();
+      const typename multiallocation_chain::pointer_pair d = chain.extract_data();
+      c.first = d.first;
+      c.last = d.second;
+      this->source().burst_deallocate(&c);
+   }
+
+protected:
+   using base::base;
+
+private:
+   // O(1): a core chain is already a linked list through the blocks' first words.
+   static void adopt(ba_chain &got, multiallocation_chain &chain) noexcept
+   {
+      chain.incorporate_after(chain.before_begin(), static_cast<T *>(got.first), static_cast<T *>(got.last),
+                              got.size);
+   }
+
+   template <class SizeOf>
+   void allocate_each(size_type n, SizeOf size_of, multiallocation_chain &chain)
+   {
+      multiallocation_chain got;
+#if !defined(BOOST_NO_EXCEPTIONS)
+      try {
+#endif
+         for (size_type i = 0; i != n; ++i) got.push_back(this->allocate(size_of(i)));
+#if !defined(BOOST_NO_EXCEPTIONS)
+      } catch (...) {
+         deallocate_many(got);
+         throw;
+      }
+#endif
+      const typename multiallocation_chain::pointer_pair d = got.extract_data();
+      chain.incorporate_after(chain.before_begin(), d.first, d.second, n);
+   }
+};
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_CORE_ALLOCATOR_BASE_HPP
