@@ -240,6 +240,7 @@ typedef struct ba_detail_state {
    ba_heap *registry;               /* every heap, for fork */
    size_t page_size;                /* 0 until the first heap is set up */
    ba_diagnostic_handler handler;
+   int fork_locked;                 /* the fork handlers took the heaps' locks */
 } ba_detail_state;
 
 /* One object with C linkage and a versioned name: the C implementation and every C++ unit (and
@@ -257,6 +258,7 @@ BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
 #define ba_detail_registry             (ba_core_v1_state.registry)
 #define ba_detail_page_size            (ba_core_v1_state.page_size)
 #define ba_detail_handler              (ba_core_v1_state.handler)
+#define ba_detail_fork_locked          (ba_core_v1_state.fork_locked)
 
 BOOST_ALLOCPLUS_CORE_END_DECLS
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -657,16 +659,24 @@ BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
  * not exist in it, so every heap is locked around fork.
  * ------------------------------------------------------------------------------------------- */
 
+/* The heaps' locks are taken only when other threads exist, and the decision is recorded: the
+ * child is single-threaded again, so the lock functions' own test would disagree there. */
 BA_DETAIL_FN void ba_detail_fork_prepare(void)
 {
    ba_heap *h;
    ba_detail_spin_lock(&ba_detail_registry_lock);
-   for (h = ba_detail_registry; h; h = h->registry_next) ba_detail_lock(h);
+   ba_detail_fork_locked = !ba_detail_single_threaded();
+   if (ba_detail_fork_locked)
+      for (h = ba_detail_registry; h; h = h->registry_next)
+         if (h->use_lock) ba_detail_spin_lock(&h->lock_word);
 }
 BA_DETAIL_FN void ba_detail_fork_release(void)
 {
    ba_heap *h;
-   for (h = ba_detail_registry; h; h = h->registry_next) ba_detail_unlock(h);
+   if (ba_detail_fork_locked)
+      for (h = ba_detail_registry; h; h = h->registry_next)
+         if (h->use_lock) ba_detail_spin_unlock(&h->lock_word);
+   ba_detail_fork_locked = 0;
    ba_detail_spin_unlock(&ba_detail_registry_lock);
 }
 
@@ -2304,6 +2314,7 @@ BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diag
 #undef ba_detail_registry
 #undef ba_detail_page_size
 #undef ba_detail_handler
+#undef ba_detail_fork_locked
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS
 
