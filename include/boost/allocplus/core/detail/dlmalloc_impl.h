@@ -1657,37 +1657,39 @@ BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t e
    size_t bytes = ba_detail_burst_bytes(lengths, i, elem_size);
    return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_request2size(bytes);
 }
-/* Hands out burst element i, chunk p, and appends it to *out. */
-BA_DETAIL_FN void ba_detail_burst_push(ba_chain *out, ba_detail_ch *p, const size_t *lengths, size_t i, size_t elem_size)
-{
-   void *mem = ba_detail_chunk2mem(p);
-   ba_detail_block_born(mem, ba_detail_usable(p), ba_detail_burst_bytes(lengths, i, elem_size));
-   ba_chain_push_back(out, mem);
-}
-
-/* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, in
- * address order onto *out. A run of one element may be a huge block. Returns the bytes, or 0. */
+/* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, linked
+ * in address order and appended to *out in one step. A run of one element may be a huge block.
+ * Returns the bytes, or 0. */
 BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_t elem_size, size_t first,
    size_t last, size_t total, ba_chain *out)
 {
    char *mem = (char *)ba_detail_malloc_chunk(h, total, last - first == 1);
    ba_detail_ch *p;
-   size_t size, i;
+   size_t size, i, pinuse, node_nb = lengths ? 0 : ba_detail_burst_nb(0, 0, elem_size);
+   int huge;
    if (!mem) return 0;
    p = ba_detail_mem2chunk(mem);
    size = ba_detail_chunksize(p);
+   pinuse = p->head & BA_DETAIL_PINUSE;
+   huge = ba_detail_is_huge(p);
    for (i = first; i + 1 < last; ++i) {
-      size_t nb = ba_detail_burst_nb(lengths, i, elem_size);
-      p->head = nb | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
-      ba_detail_burst_push(out, p, lengths, i, elem_size);
-      p = ba_detail_plus(p, nb);
-      p->head = BA_DETAIL_PINUSE;
+      size_t nb = lengths ? ba_detail_burst_nb(lengths, i, elem_size) : node_nb;
+      ba_detail_ch *next = ba_detail_plus(p, nb);
+      p->head = nb | pinuse | BA_DETAIL_CINUSE;
+      pinuse = BA_DETAIL_PINUSE;
+      ba_detail_block_born(ba_detail_chunk2mem(p), nb - BA_DETAIL_CHUNK_OVERHEAD, ba_detail_burst_bytes(lengths, i, elem_size));
+      *(void **)ba_detail_chunk2mem(p) = ba_detail_chunk2mem(next);   /* the chain's link */
+      p = next;
       size -= nb;
    }
    /* The last element takes what the run chunk had beyond the total (less than a minimum chunk);
     * the chunk after the run already has PINUSE set. */
-   if (!ba_detail_is_huge(p)) p->head = size | (p->head & BA_DETAIL_PINUSE) | BA_DETAIL_CINUSE;
-   ba_detail_burst_push(out, p, lengths, last - 1, elem_size);
+   if (!huge) p->head = size | pinuse | BA_DETAIL_CINUSE;
+   ba_detail_block_born(ba_detail_chunk2mem(p), ba_detail_usable(p), ba_detail_burst_bytes(lengths, last - 1, elem_size));
+   *(void **)ba_detail_chunk2mem(p) = 0;
+   if (out->last) *(void **)out->last = mem; else out->first = mem;
+   out->last = ba_detail_chunk2mem(p);
+   out->size += last - first;
    return ba_detail_chunksize(p) + (size_t)((char *)p - (mem - 2 * BA_DETAIL_WORD));
 }
 
@@ -1745,7 +1747,19 @@ BA_DETAIL_FN size_t ba_detail_multialloc(ba_heap *h, size_t n, const size_t *len
    ba_chain_init(&got);
    while (i < n) {
       size_t j = i, total = 0, run;
-      while (j < n) {
+      if (!lengths) {
+         /* Nodes: the run's length follows from one size, no walk needed. */
+         size_t nb = ba_detail_burst_nb(0, 0, elem_size), count = n - i, fit;
+         if (nb == 0) goto fail;
+         fit = run_bytes / nb;
+         if (fit > BA_DETAIL_MAX_REQUEST / nb) fit = BA_DETAIL_MAX_REQUEST / nb - 1;
+         if (fit == 0) fit = 1;
+         if (count > fit) count = fit;
+         if (count > run_count) count = run_count;
+         j = i + count;
+         total = count * nb;
+      }
+      while (lengths && j < n) {
          size_t nb = ba_detail_burst_nb(lengths, j, elem_size);
          if (nb == 0 || total + nb >= BA_DETAIL_MAX_REQUEST) { if (j == i) goto fail; break; }
          if (j > i && (total + nb > run_bytes || j - i >= run_count)) break;
