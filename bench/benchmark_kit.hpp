@@ -1,0 +1,172 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// What every benchmark program of bench/ shares: registration under the naming convention, the
+// `time_per_op` counter the runner compares, a fixed-seed generator, page touching and memory
+// footprint readings. See bench/README.md.
+#ifndef BOOST_ALLOCPLUS_BENCH_BENCHMARK_KIT_HPP
+#define BOOST_ALLOCPLUS_BENCH_BENCHMARK_KIT_HPP
+
+#include <benchmark/benchmark.h>
+
+#include <dlfcn.h>
+#include <malloc.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace ba_bench {
+
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kMiB = 1024 * kKiB;
+constexpr std::size_t kPage = 4096;
+
+//! Registers `fn` as the benchmark `name`, which must be <table>/<row>/<allocator>: allocators
+//! whose names start with `ba_` are ours; `glibc_malloc` (plain malloc/free) and `std_allocator`
+//! are the baselines bench/run.py also runs under LD_PRELOAD of the peer mallocs. Real time is
+//! measured (the runner compares wall-clock time; Google Benchmark then appends "/real_time" to
+//! the name, which the runner strips).
+template <class F>
+benchmark::internal::Benchmark *register_benchmark(const std::string &name, F &&fn)
+{
+   return benchmark::RegisterBenchmark(name.c_str(), std::forward<F>(fn))->UseRealTime();
+}
+
+//! The main of a benchmark program, after its benchmarks are registered.
+inline int run_benchmarks(int argc, char **argv)
+{
+   benchmark::Initialize(&argc, argv);
+   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+   benchmark::RunSpecifiedBenchmarks();
+   benchmark::Shutdown();
+   return 0;
+}
+
+//! Sets the counter `time_per_op` of a benchmark that times whole iterations: seconds of real
+//! time per operation (the table's label says what one operation is). It is a rate (operations
+//! per second) inverted; Google Benchmark divides rates by the measured time, which is real time
+//! because register_benchmark asks for it. The console shows it as e.g. "18.2ns".
+inline void set_time_per_op(benchmark::State &state, double ops_per_iteration)
+{
+   state.counters["time_per_op"] = benchmark::Counter(ops_per_iteration,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+//! Sets `time_per_op` of a benchmark that times only part of each iteration itself (with
+//! stopwatch_clock): `timed_seconds` is the sum over all iterations. Google Benchmark still
+//! chooses the number of iterations from the real time of whole iterations; manual time
+//! (UseManualTime) would let an untimed part that is slow next to a fast timed part run for
+//! minutes.
+inline void set_timed_part_per_op(benchmark::State &state, double timed_seconds,
+   double ops_per_iteration)
+{
+   state.counters["time_per_op"] = benchmark::Counter(timed_seconds / ops_per_iteration,
+      benchmark::Counter::kAvgIterations);
+}
+
+using stopwatch_clock = std::chrono::steady_clock;
+
+//! Seconds since t0 (a reading costs ~20 ns through the vDSO: time parts of microseconds or more).
+inline double seconds_since(stopwatch_clock::time_point t0)
+{
+   return std::chrono::duration<double>(stopwatch_clock::now() - t0).count();
+}
+
+//! A fixed-seed generator (splitmix64), so every allocator and every standard library sees the
+//! same sizes and orders; std::uniform_int_distribution differs between libstdc++ and libc++.
+class fixed_seed_rng {
+public:
+   explicit fixed_seed_rng(std::uint64_t seed) : state_(seed) {}
+   std::uint64_t next()
+   {
+      std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      return z ^ (z >> 31);
+   }
+   //! Uniform in [lo, hi] (the modulo bias is irrelevant here).
+   std::size_t between(std::size_t lo, std::size_t hi)
+   {
+      return lo + static_cast<std::size_t>(next() % (hi - lo + 1));
+   }
+
+private:
+   std::uint64_t state_;
+};
+
+//! Writes one byte per page of [from, to) of p, as a program filling a block would fault it in.
+inline void touch_pages(void *p, std::size_t from, std::size_t to)
+{
+   unsigned char *bytes = static_cast<unsigned char *>(p);
+   for (std::size_t i = from; i < to; i += kPage) bytes[i] = static_cast<unsigned char>(i);
+   if (to > from) bytes[to - 1] = 1;
+   benchmark::ClobberMemory();
+}
+
+//! True when `malloc` is glibc's own (not interposed by LD_PRELOAD), so mallinfo2 describes it.
+inline bool malloc_is_glibc()
+{
+   Dl_info info;
+   void *(*fn)(std::size_t) = &std::malloc;
+   if (!dladdr(reinterpret_cast<void *>(fn), &info) || !info.dli_fname) return false;
+   return std::strstr(info.dli_fname, "libc.so") != nullptr;
+}
+
+//! Bytes glibc malloc has from the system: main arena plus directly mapped blocks (0 where
+//! mallinfo2, glibc 2.33, is missing).
+inline std::size_t glibc_system_bytes()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+   struct mallinfo2 mi = mallinfo2();
+   return mi.arena + mi.hblkhd;
+#else
+   return 0;
+#endif
+}
+
+//! A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0 when unavailable.
+inline std::size_t proc_status_bytes(const char *field)
+{
+   std::FILE *f = std::fopen("/proc/self/status", "r");
+   if (!f) return 0;
+   char line[256];
+   std::size_t len = std::strlen(field), kib = 0;
+   while (std::fgets(line, sizeof line, f)) {
+      if (std::strncmp(line, field, len) == 0 && line[len] == ':') {
+         kib = std::strtoull(line + len + 1, nullptr, 10);
+         break;
+      }
+   }
+   std::fclose(f);
+   return kib * kKiB;
+}
+
+//! The RSS when the benchmark `id` (any number unique in the program) started its first run in
+//! this process; read VmHWM at the end for its peak. Google Benchmark calls a benchmark's
+//! function several times (to choose the iteration count) and memory an allocator kept from an
+//! earlier call must count as growth, so only the first call resets VmHWM (Linux 4.0 and later)
+//! and takes the baseline.
+inline std::size_t rss_at_benchmark_start(int id)
+{
+   static int current = -1;
+   static std::size_t baseline = 0;
+   if (current != id) {
+      current = id;
+      if (std::FILE *f = std::fopen("/proc/self/clear_refs", "w")) {
+         std::fputs("5", f);
+         std::fclose(f);
+      }
+      baseline = proc_status_bytes("VmRSS");
+   }
+   return baseline;
+}
+
+} // namespace ba_bench
+
+#endif

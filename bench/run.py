@@ -1,0 +1,591 @@
+#!/usr/bin/env python3
+# Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+# (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+"""Runs allocplus's benchmark programs and compares our allocators with their peers.
+
+    bench/run.py --build-dir build/bench [--rounds 5] [--filter REGEX] [--out bench/results]
+
+Finds every bench_* program in <build-dir>/bench, lists its benchmarks (named
+<table>/<row>/<allocator>), and runs each benchmark in a process of its own, so that no allocator
+inherits a heap warmed, fragmented or trimmed by another. The baselines `glibc_malloc` and
+`std_allocator` are run once more under LD_PRELOAD of each peer malloc (jemalloc, tcmalloc,
+mimalloc); a peer that is not installed is reported as missing, never left out silently.
+
+Round 0 is a warm-up and is discarded; then --rounds measured rounds. Within a round the
+allocators of one <table>/<row> run one after the other, in an order rotated every round. The
+figure compared is the median over rounds of the counter `time_per_op` (seconds of real time per
+operation; each table says what its operation is), or of real_time per iteration when a
+benchmark has no such counter. Every user counter is reported as its median too.
+
+Writes <out>/<date>-<host>.json (machine, settings, every sample, medians, targets) and
+<out>/<date>-<host>.md, prints a table per <table>/<row> with, for each allocator of ours (names
+starting with `ba_`), the ratio `allocator time / our time` (above 1: ours is faster), then checks
+the claims of bench/targets.json (PASS/MISS, informative). Exit status: 0, or 1 if a benchmark
+crashed or reported an error, 2 on bad usage. Standard library only; draws PNG plots when
+matplotlib happens to be installed.
+"""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Peer mallocs run under LD_PRELOAD: name, Debian package, file names to look for.
+PEERS = [
+    ("jemalloc", "libjemalloc2", ["libjemalloc.so.2", "libjemalloc.so"]),
+    ("tcmalloc", "libtcmalloc-minimal4", ["libtcmalloc_minimal.so.4", "libtcmalloc_minimal.so"]),
+    ("mimalloc", "libmimalloc2.0", ["libmimalloc.so.2", "libmimalloc.so.2.0", "libmimalloc.so"]),
+]
+# Baselines re-run under each peer, and the name the preloaded run gets.
+PRELOAD_NAMES = {"glibc_malloc": "{peer}", "std_allocator": "std_allocator+{peer}"}
+OURS_PREFIX = "ba_"
+# Google Benchmark appends these to the names of benchmarks timed in real or manual time.
+NAME_SUFFIXES = ("/real_time", "/manual_time")
+TIME_COUNTER = "time_per_op"
+# Keys of a Google Benchmark JSON run that are not user counters.
+RUN_KEYS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
+    "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message",
+    "items_per_second", "bytes_per_second", "big_o", "rms",
+}
+TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+# --------------------------------------------------------------------------------------------
+# Discovery
+# --------------------------------------------------------------------------------------------
+
+def library_dirs():
+    dirs = []
+    multiarch = None
+    try:
+        multiarch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True,
+                                   timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if not multiarch:
+        multiarch = "%s-linux-gnu" % platform.machine()
+    for base in ("/usr/local/lib", "/usr/lib", "/lib"):
+        dirs += [os.path.join(base, multiarch), base]
+    dirs += ["/usr/lib64", "/lib64"]
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def find_peers(overrides):
+    """Returns {peer: path or None}."""
+    found = {}
+    dirs = library_dirs()
+    for name, _package, files in PEERS:
+        path = overrides.get(name)
+        if path is None:
+            for d in dirs:
+                hits = [os.path.join(d, f) for f in files if os.path.isfile(os.path.join(d, f))]
+                if hits:
+                    path = hits[0]
+                    break
+        found[name] = path if path and os.path.isfile(path) else None
+    return found
+
+
+def split_name(name):
+    """'core_churn/lifo/ba_malloc' -> ('core_churn', 'lifo', 'ba_malloc')."""
+    parts = name.split("/")
+    if len(parts) < 3:
+        return name, "", name
+    return parts[0], "/".join(parts[1:-1]), parts[-1]
+
+
+def canonical(listed):
+    for suffix in NAME_SUFFIXES:
+        if listed.endswith(suffix):
+            return listed[: -len(suffix)]
+    return listed
+
+
+def list_benchmarks(exe):
+    out = subprocess.run([exe, "--benchmark_list_tests=true"], capture_output=True, text=True,
+                         timeout=120)
+    if out.returncode != 0:
+        raise RuntimeError("%s --benchmark_list_tests failed (exit %d): %s"
+                           % (exe, out.returncode, out.stderr.strip()))
+    return [line.strip() for line in out.stdout.splitlines() if line.strip()]
+
+
+def plan_runs(build_dir, peers, name_filter):
+    """Returns (runs, groups in order, missing [(peer, package, group)])."""
+    exes = sorted(p for p in glob.glob(os.path.join(build_dir, "bench", "bench_*"))
+                  if os.path.isfile(p) and os.access(p, os.X_OK))
+    if not exes:
+        raise SystemExit("run.py: no bench_* program in %s (build with -DALLOCPLUS_BUILD_BENCH=ON)"
+                         % os.path.join(build_dir, "bench"))
+    runs, groups, missing = [], [], []
+    for exe in exes:
+        for listed in list_benchmarks(exe):
+            name = canonical(listed)
+            table, row, alloc = split_name(name)
+            variants = [(alloc, None)]
+            if alloc in PRELOAD_NAMES:
+                for peer, package, _files in PEERS:
+                    shown = PRELOAD_NAMES[alloc].format(peer=peer)
+                    variants.append((shown, peers[peer] or ("missing", package)))
+            for shown, preload in variants:
+                display = "%s/%s/%s" % (table, row, shown) if row else shown
+                if name_filter and not re.search(name_filter, display):
+                    continue
+                group = "%s/%s" % (table, row) if row else table
+                if group not in groups:
+                    groups.append(group)
+                if isinstance(preload, tuple):
+                    missing.append((shown, preload[1], group))
+                    continue
+                if any(r["name"] == display for r in runs):
+                    raise SystemExit("run.py: two benchmarks are named %s (the second in %s)"
+                                     % (display, exe))
+                runs.append({"exe": exe, "listed": listed, "name": display, "group": group,
+                             "allocator": shown, "base": name, "preload": preload})
+    return runs, groups, missing
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------------------------
+
+def regex_escape(text):
+    """Escapes for the benchmark's regex (POSIX ERE or ECMAScript): only the metacharacters."""
+    return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", text)
+
+
+def run_one(run, min_time, timeout):
+    cmd = [run["exe"], "--benchmark_filter=^%s$" % regex_escape(run["listed"]),
+           "--benchmark_format=json", "--benchmark_min_time=%g" % min_time]
+    env = dict(os.environ)
+    if run["preload"]:
+        env["LD_PRELOAD"] = run["preload"]
+    else:
+        env.pop("LD_PRELOAD", None)
+    started = time.monotonic()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout after %g s" % timeout}, None
+    elapsed = time.monotonic() - started
+    if out.returncode != 0:
+        detail = out.stderr.strip().splitlines()[-1:] or [""]
+        return {"status": ("crashed (exit %d) %s" % (out.returncode, detail[0])).strip()}, None
+    try:
+        doc = json.loads(out.stdout)
+    except ValueError:
+        return {"status": "crashed (unreadable output)"}, None
+    entries = [b for b in doc.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    if len(entries) != 1:
+        return {"status": "crashed (%d results for one benchmark)" % len(entries)}, None
+    b = entries[0]
+    if b.get("error_occurred"):
+        return {"status": "error: %s" % b.get("error_message", "")}, None
+    sample = {
+        "real_time_ns": b["real_time"] * TIME_UNITS_NS.get(b.get("time_unit", "ns"), 1.0),
+        "cpu_time_ns": b["cpu_time"] * TIME_UNITS_NS.get(b.get("time_unit", "ns"), 1.0),
+        "iterations": b.get("iterations"),
+        "process_seconds": round(elapsed, 3),
+        "counters": {k: v for k, v in b.items() if k not in RUN_KEYS and isinstance(v, (int, float))
+                     and not isinstance(v, bool)},
+    }
+    sample["time_ns"] = (sample["counters"][TIME_COUNTER] * 1e9 if TIME_COUNTER in sample["counters"]
+                         else sample["real_time_ns"])
+    return {"status": "ok", "label": b.get("label", "")}, (sample, doc.get("context", {}))
+
+
+def execute(runs, groups, rounds, min_time, timeout, verbose):
+    by_group = {g: [r for r in runs if r["group"] == g] for g in groups}
+    results = {r["name"]: {"run": r, "status": "ok", "label": "", "samples": []} for r in runs}
+    context = {}
+    for rnd in range(rounds + 1):
+        started = time.monotonic()
+        for g in groups:
+            members = by_group[g]
+            if not members:
+                continue
+            k = rnd % len(members)
+            for run in members[k:] + members[:k]:
+                res = results[run["name"]]
+                if res["status"] != "ok":
+                    continue  # crashed once: do not spend every round on it
+                info, got = run_one(run, min_time, timeout)
+                if info["status"] != "ok":
+                    res["status"] = info["status"]
+                    print("  %s: %s" % (run["name"], info["status"]), file=sys.stderr)
+                    continue
+                sample, ctx = got
+                res["label"] = info["label"]
+                context = context or ctx
+                if rnd > 0:
+                    sample["round"] = rnd
+                    res["samples"].append(sample)
+                if verbose:
+                    print("  round %d %-60s %s" % (rnd, run["name"], fmt_time(sample["time_ns"])),
+                          file=sys.stderr)
+        print("round %d/%d%s: %d runs in %.0f s" % (rnd, rounds, " (warm-up, discarded)" if rnd == 0
+              else "", len(runs), time.monotonic() - started), file=sys.stderr)
+    for res in results.values():
+        res["median"] = medians(res["samples"])
+    return results, context
+
+
+def medians(samples):
+    if not samples:
+        return {}
+    times = [s["time_ns"] for s in samples]
+    m = {"time_ns": statistics.median(times),
+         "real_time_ns": statistics.median(s["real_time_ns"] for s in samples)}
+    m["spread"] = (max(times) - min(times)) / m["time_ns"] if m["time_ns"] else 0.0
+    names = []
+    for s in samples:
+        names += [k for k in s["counters"] if k not in names and k != TIME_COUNTER]
+    for k in names:
+        values = [s["counters"][k] for s in samples if k in s["counters"]]
+        m[k] = statistics.median(values)
+    return m
+
+
+# --------------------------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------------------------
+
+def fmt_time(ns):
+    for unit, scale in (("ns", 1.0), ("us", 1e3), ("ms", 1e6)):
+        if ns < 1000 * scale:
+            return "%.3g %s" % (ns / scale, unit)
+    return "%.3g s" % (ns / 1e9)
+
+
+def fmt_ratio(r):
+    return "%.2f" % r if r < 100 else "%.3g" % r
+
+
+def fmt_count(v):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(v) >= scale:
+            return "%.3g%s" % (v / scale, unit)
+    return "%.3g" % v
+
+
+def group_rows(group, results, missing):
+    """Rows of one <table>/<row>: (allocator, result or status string)."""
+    rows = [(res["run"]["allocator"], res) for res in results.values() if res["run"]["group"] == group]
+    rows += [(peer, "missing (Debian package %s)" % package) for peer, package, g in missing
+             if g == group]
+    return rows
+
+
+def build_tables(groups, results, missing):
+    tables = []
+    for g in groups:
+        rows = group_rows(g, results, missing)
+        ours = [a for a, r in rows if a.startswith(OURS_PREFIX) and isinstance(r, dict)
+                and r["median"]]
+        counters = []
+        label = ""
+        for _a, r in rows:
+            if isinstance(r, dict):
+                label = label or r["label"]
+                counters += [k for k in r["median"]
+                             if k not in ("time_ns", "real_time_ns", "spread") and k not in counters]
+        header = ["allocator", "time/op", "spread"] + ["vs %s" % o for o in ours] + counters
+        body = []
+        for a, r in rows:
+            if not isinstance(r, dict):
+                body.append([a, r] + [""] * (len(header) - 2))
+                continue
+            if r["status"] != "ok" or not r["median"]:
+                body.append([a, r["status"] if r["status"] != "ok" else "no samples"]
+                            + [""] * (len(header) - 2))
+                continue
+            m = r["median"]
+            line = [a, fmt_time(m["time_ns"]), "%.0f%%" % (100 * m["spread"])]
+            for o in ours:
+                line.append(fmt_ratio(m["time_ns"] / results_by_alloc(rows, o)["median"]["time_ns"]))
+            line += [fmt_count(m[k]) if k in m else "-" for k in counters]
+            body.append(line)
+        tables.append({"group": g, "label": label, "header": header, "rows": body})
+    return tables
+
+
+def results_by_alloc(rows, alloc):
+    for a, r in rows:
+        if a == alloc and isinstance(r, dict):
+            return r
+    return None
+
+
+def rounds_text(rounds):
+    return "median of %d rounds" % rounds if rounds > 1 else "1 round"
+
+
+def text_table(t, rounds):
+    title = "%s  (%s; %s)" % (t["group"], t["label"] or "time per iteration", rounds_text(rounds))
+    widths = [max(len(str(x)) for x in col) for col in zip(t["header"], *t["rows"])]
+    lines = [title]
+    for row in [t["header"]] + t["rows"]:
+        cells = []
+        for i, (cell, w) in enumerate(zip(row, widths)):
+            cells.append(str(cell).ljust(w) if i == 0 else str(cell).rjust(w))
+        lines.append("  " + "  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def markdown_table(t, rounds):
+    out = ["### %s" % t["group"], "", "%s; %s." % (t["label"] or "time per iteration",
+                                                  rounds_text(rounds)), ""]
+    out.append("| " + " | ".join(t["header"]) + " |")
+    out.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(t["header"]))) + "|")
+    for row in t["rows"]:
+        out.append("| " + " | ".join(str(c) for c in row) + " |")
+    return "\n".join(out)
+
+
+def metric_of(res, metric):
+    if not isinstance(res, dict) or res["status"] != "ok" or not res["median"]:
+        return None
+    key = "time_ns" if metric == "time" else metric
+    return res["median"].get(key)
+
+
+def check_targets(targets, results, missing, groups):
+    by_name = {}
+    for res in results.values():
+        by_name[(res["run"]["group"], res["run"]["allocator"])] = res
+    checked = []
+    skipped = [t for t in targets if t["table"] not in groups]
+    for t in targets:
+        if t in skipped:
+            continue
+        group = t["table"]
+        desc = t.get("claim", "")
+        if "counter" in t:
+            alloc = t["ours"]
+            v = metric_of(by_name.get((group, alloc)), t["counter"])
+            if v is None:
+                status, text = "n/a", "%s/%s: %s not measured" % (group, alloc, t["counter"])
+            else:
+                ok = (("min" not in t or v >= t["min"]) and ("max" not in t or v <= t["max"]))
+                bounds = " and ".join(s for s in (
+                    ">= %g" % t["min"] if "min" in t else "", "<= %g" % t["max"] if "max" in t else "")
+                    if s)
+                status = "PASS" if ok else "MISS"
+                text = "%s/%s: %s = %.3g (want %s)" % (group, alloc, t["counter"], v, bounds)
+        else:
+            metric = t.get("metric", "time")
+            ours = metric_of(by_name.get((group, t["ours"])), metric)
+            peer = metric_of(by_name.get((group, t["peer"])), metric)
+            limit = t["max_ratio_ours_over_peer"]
+            what = "time" if metric == "time" else metric
+            if ours is None or peer is None:
+                absent = [n for n, v in ((t["ours"], ours), (t["peer"], peer)) if v is None]
+                why = ["missing" if any(p == n and g == group for p, _k, g in missing)
+                       else "not measured" for n in absent]
+                status = "n/a"
+                text = "%s: %s" % (group, ", ".join("%s %s" % (n, w) for n, w in zip(absent, why)))
+            else:
+                ratio = ours / peer if peer else float("inf")
+                status = "PASS" if ratio <= limit else "MISS"
+                text = "%s: %s %s / %s %s = %.2f (want <= %g)" % (
+                    group, t["ours"], what, t["peer"], what, ratio, limit)
+        checked.append(dict(t, status=status, result=text))
+        print("%-4s  %s%s" % (status, text, ("  -- " + desc) if desc else ""))
+    if skipped:
+        print("(%d more not checked: their tables were not run)" % len(skipped))
+    return checked
+
+
+def machine_info(build_dir):
+    info = {"host": socket.gethostname(), "uname": " ".join(platform.uname()),
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+    try:
+        info["uname"] = subprocess.run(["uname", "-a"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        pass
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name:"):
+                info["cpu"] = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    info["cpus"] = os.cpu_count()
+    cache = os.path.join(build_dir, "CMakeCache.txt")
+    if os.path.isfile(cache):
+        with open(cache) as f:
+            for line in f:
+                for key in ("CMAKE_CXX_COMPILER", "CMAKE_BUILD_TYPE"):
+                    if line.startswith(key + ":"):
+                        info[key] = line.split("=", 1)[1].strip()
+        if info.get("CMAKE_CXX_COMPILER"):
+            try:
+                v = subprocess.run([info["CMAKE_CXX_COMPILER"], "--version"], capture_output=True,
+                                   text=True, timeout=30).stdout.splitlines()
+                info["compiler"] = v[0] if v else info["CMAKE_CXX_COMPILER"]
+            except (OSError, subprocess.SubprocessError):
+                info["compiler"] = info["CMAKE_CXX_COMPILER"]
+    return info
+
+
+def plot(tables, results, out_dir, stem):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    by_table = {}
+    for res in results.values():
+        if res["median"]:
+            by_table.setdefault(res["run"]["group"].split("/")[0], []).append(res)
+    paths = []
+    for table, items in by_table.items():
+        items.sort(key=lambda r: (r["run"]["group"], r["run"]["allocator"]))
+        labels = ["%s  %s" % (r["run"]["group"].split("/", 1)[-1], r["run"]["allocator"]) for r in items]
+        values = [r["median"]["time_ns"] for r in items]
+        colors = ["tab:blue" if r["run"]["allocator"].startswith(OURS_PREFIX) else "tab:gray"
+                  for r in items]
+        fig, ax = plt.subplots(figsize=(8, 0.3 * len(items) + 1))
+        ax.barh(labels, values, color=colors)
+        ax.invert_yaxis()
+        if min(values) > 0 and max(values) / min(values) > 100:
+            ax.set_xscale("log")
+        ax.set_xlabel("ns per operation (median)")
+        ax.set_title(table)
+        fig.tight_layout()
+        path = os.path.join(out_dir, "%s-%s.png" % (stem, table))
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+# --------------------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build-dir", required=True, help="the CMake build directory (bench programs in <dir>/bench)")
+    ap.add_argument("--rounds", type=int, default=5, help="measured rounds, after one warm-up round (default 5)")
+    ap.add_argument("--filter", default="", help="Python regex over <table>/<row>/<allocator> names")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the JSON and markdown go")
+    ap.add_argument("--min-time", type=float, default=0.2, help="--benchmark_min_time of each run, seconds (default 0.2)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds before a run counts as crashed")
+    ap.add_argument("--targets", default=os.path.join(HERE, "targets.json"), help="claimed targets (default bench/targets.json)")
+    ap.add_argument("--peer-lib", action="append", default=[], metavar="NAME=PATH",
+                    help="use PATH for a peer (jemalloc, tcmalloc, mimalloc) instead of searching")
+    ap.add_argument("--list", action="store_true", help="print what would run, run nothing")
+    ap.add_argument("--verbose", action="store_true", help="print every run")
+    args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
+    if args.filter:
+        try:
+            re.compile(args.filter)
+        except re.error as e:
+            ap.error("--filter: %s" % e)
+    overrides = {}
+    for item in args.peer_lib:
+        name, _, path = item.partition("=")
+        if name not in {p[0] for p in PEERS} or not path:
+            ap.error("--peer-lib wants NAME=PATH with NAME one of %s" % ", ".join(p[0] for p in PEERS))
+        overrides[name] = path
+    build_dir = os.path.abspath(args.build_dir)
+
+    peers = find_peers(overrides)
+    runs, groups, missing = plan_runs(build_dir, peers, args.filter)
+    for peer, package, _files in PEERS:
+        if peers[peer]:
+            print("peer: %s = %s" % (peer, peers[peer]))
+        elif any(m[0].endswith(peer) for m in missing):
+            print("missing: %s (Debian package %s)" % (peer, package))
+    if not runs:
+        print("run.py: no benchmark matches --filter %r" % args.filter, file=sys.stderr)
+        return 2
+    if args.list:
+        for r in runs:
+            print("%-64s %s%s" % (r["name"], os.path.basename(r["exe"]),
+                                  "  LD_PRELOAD=" + r["preload"] if r["preload"] else ""))
+        return 0
+    print("%d benchmarks, %d groups, 1 warm-up + %d rounds, min time %g s each"
+          % (len(runs), len(groups), args.rounds, args.min_time), file=sys.stderr)
+
+    results, context = execute(runs, groups, args.rounds, args.min_time, args.timeout, args.verbose)
+    tables = build_tables(groups, results, missing)
+    print()
+    print("time/op: median time per operation (the label says what one operation is); spread: "
+          "(max - min) / median over rounds;\nvs X: this allocator's time / X's time (above 1: X, "
+          "ours, is faster).")
+    for t in tables:
+        print()
+        print(text_table(t, args.rounds))
+
+    targets = []
+    if os.path.isfile(args.targets):
+        with open(args.targets) as f:
+            targets = json.load(f).get("targets", [])
+        print()
+        print("targets (%s):" % os.path.relpath(args.targets))
+    checked = check_targets(targets, results, missing, groups)
+
+    machine = machine_info(build_dir)
+    machine["benchmark_context"] = context
+    host = re.sub(r"[^A-Za-z0-9_.-]", "_", machine["host"].split(".")[0]) or "host"
+    stem = "%s-%s" % (datetime.date.today().isoformat(), host)
+    os.makedirs(args.out, exist_ok=True)
+    doc = {
+        "machine": machine,
+        "settings": {"rounds": args.rounds, "warmup_rounds": 1, "min_time": args.min_time,
+                     "filter": args.filter, "build_dir": build_dir, "peers": peers},
+        "missing": [{"allocator": p, "package": k, "group": g} for p, k, g in missing],
+        "benchmarks": [{"name": n, "group": r["run"]["group"], "allocator": r["run"]["allocator"],
+                        "program": os.path.basename(r["run"]["exe"]), "benchmark": r["run"]["base"],
+                        "preload": r["run"]["preload"], "status": r["status"], "label": r["label"],
+                        "median": r["median"], "samples": r["samples"]}
+                       for n, r in results.items()],
+        "targets": checked,
+    }
+    json_path = os.path.join(args.out, stem + ".json")
+    with open(json_path, "w") as f:
+        json.dump(doc, f, indent=1)
+    md = ["# allocplus benchmarks, %s" % machine["date"], "",
+          "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
+          "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
+          "- %d measured round(s) after a warm-up, each benchmark in its own process, min time %g s%s"
+          % (args.rounds, args.min_time, (", filter `%s`" % args.filter) if args.filter else ""),
+          "- time/op: median time per operation; spread: (max - min) / median over rounds; "
+          "vs X: time / X's time (above 1: X, ours, is faster)", ""]
+    md += ["missing: %s (Debian package %s)" % (p, k) for p, k, _f in PEERS if not peers[p]]
+    for t in tables:
+        md += ["", markdown_table(t, args.rounds)]
+    if checked:
+        md += ["", "### Targets", ""]
+        md += ["- **%s** %s%s" % (c["status"], c["result"], (" — " + c["claim"]) if c.get("claim") else "")
+               for c in checked]
+    md_path = os.path.join(args.out, stem + ".md")
+    with open(md_path, "w") as f:
+        f.write("\n".join(md) + "\n")
+    pngs = plot(tables, results, args.out, stem)
+    print()
+    print("wrote %s and %s%s" % (os.path.relpath(json_path), os.path.relpath(md_path),
+                                 "" if pngs is None else " and %d plots" % len(pngs)))
+    failed = [n for n, r in results.items() if r["status"] != "ok"]
+    if failed:
+        print("FAILED: %s" % ", ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
