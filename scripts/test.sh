@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+# (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#
+# scripts/test.sh: builds and runs every test of allocplus, in up to three phases:
+#   release  build/test-release  RelWithDebInfo with assertions on (no NDEBUG); the whole suite
+#   asan     build/test-asan     ASan + UBSan (ALLOCPLUS_SANITIZE=address); the whole suite
+#   tsan     build/test-tsan     TSan (ALLOCPLUS_SANITIZE=thread); the tests labelled `thread`
+# and ends with one line `N passed, M failed` (totals over the phases). Exits non-zero when a test
+# failed or a configure or build failed (each of which counts as one failure).
+#
+# Environment:
+#   ALLOCPLUS_TEST_PHASES  the phases to run, in order (default "release asan tsan")
+#   ALLOCPLUS_TEST_CXX / ALLOCPLUS_TEST_CC  the compilers (default g++ / gcc)
+#   ALLOCPLUS_TEST_JOBS    parallel compile jobs (default: nproc)
+# Logs: build/test-<phase>/{configure,build,ctest}.log
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+bash scripts/setup-deps.sh test
+
+phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan}
+cxx=${ALLOCPLUS_TEST_CXX:-g++}
+cc=${ALLOCPLUS_TEST_CC:-gcc}
+jobs=${ALLOCPLUS_TEST_JOBS:-$(nproc)}
+
+# Sanitizer reports must fail the test that triggered them; keep a caller's settings if any.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
+
+configure_args=(
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  # The default RelWithDebInfo flags define NDEBUG; the tests need their assertions.
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g"
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g"
+  "-DCMAKE_CXX_COMPILER=$cxx"
+  "-DCMAKE_C_COMPILER=$cc"
+  -DALLOCPLUS_BUILD_TESTS=ON
+  -DALLOCPLUS_BUILD_EXAMPLES=ON
+  -DALLOCPLUS_BUILD_BENCH=OFF
+)
+# Debian 12 also ships Boost 1.74; the project is tested against 1.81 only.
+boost_dir=/usr/lib/x86_64-linux-gnu/cmake/Boost-1.81.0
+if [[ -d "$boost_dir" ]]; then
+  configure_args+=("-DBoost_DIR=$boost_dir")
+fi
+
+total_passed=0
+total_failed=0
+status=0
+
+say() { printf 'allocplus[%s]: %s\n' "$1" "$2"; }
+
+# Prints the names of the tests of build dir $1 that carry label $2. The test suite names each
+# test after the program (the target) it runs; run_phase checks that before trusting it.
+tests_with_label() {
+  ctest --test-dir "$1" -L "$2" --show-only=json-v1 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join(sorted({t["name"] for t in json.load(sys.stdin).get("tests", [])})))
+' || true
+}
+
+# Succeeds when every test of build dir $1 with label $2 has a program to run (ctest leaves out
+# the command of a test whose program does not exist).
+tests_runnable() {
+  ctest --test-dir "$1" -L "$2" --show-only=json-v1 2>/dev/null | python3 -c '
+import json, os, sys
+tests = json.load(sys.stdin).get("tests", [])
+sys.exit(0 if all(t.get("command") and os.path.exists(t["command"][0]) for t in tests) else 1)
+'
+}
+
+# Counts one failure that is not a test (configure, build, ctest itself) and shows its log.
+phase_broken() {
+  local phase=$1 what=$2 log=$3
+  say "$phase" "$what failed; the end of $log:"
+  tail -n 150 "$log" || true
+  total_failed=$((total_failed + 1))
+  status=1
+}
+
+run_phase() {
+  local phase=$1 dir="build/test-$1" sanitize="" label="" start=$SECONDS
+  case "$phase" in
+    release) ;;
+    asan) sanitize=address ;;
+    tsan) sanitize=thread; label=thread ;;
+    *)
+      say "$phase" "unknown phase (known: release asan tsan)"
+      total_failed=$((total_failed + 1)); status=1
+      return 0
+      ;;
+  esac
+  mkdir -p "$dir"
+
+  say "$phase" "configuring $dir"
+  if ! cmake -S . -B "$dir" "${configure_args[@]}" "-DALLOCPLUS_SANITIZE=$sanitize" \
+       >"$dir/configure.log" 2>&1; then
+    phase_broken "$phase" "configure" "$dir/configure.log"
+    return 0
+  fi
+
+  # With a label, build only the programs of those tests (a TSan build of everything costs
+  # minutes); fall back to everything when the names are not targets or leave a test unrunnable.
+  local targets=() build_rc=0
+  if [[ -n "$label" ]]; then
+    read -r -a targets <<<"$(tests_with_label "$dir" "$label")"
+    if ((${#targets[@]} == 0)) && ctest --test-dir "$dir" -N -L "$label" | grep -q "Total Tests: 0"; then
+      say "$phase" "no test is labelled $label"
+      echo "No tests were found" >"$dir/ctest.log"
+      return 0
+    fi
+  fi
+  if ((${#targets[@]} > 0)); then
+    say "$phase" "building ${targets[*]} (-j$jobs)"
+    cmake --build "$dir" -j"$jobs" --target "${targets[@]}" >"$dir/build.log" 2>&1 || build_rc=$?
+    if ((build_rc != 0)) && grep -q "No rule to make target" "$dir/build.log"; then
+      build_rc=0
+      targets=()
+    elif ((build_rc == 0)) && ! tests_runnable "$dir" "$label"; then
+      targets=()
+    fi
+  fi
+  if ((build_rc == 0 && ${#targets[@]} == 0)); then
+    say "$phase" "building everything (-j$jobs)"
+    cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1 || build_rc=$?
+  fi
+  if ((build_rc != 0)); then
+    phase_broken "$phase" "build" "$dir/build.log"
+    return 0
+  fi
+
+  say "$phase" "running ctest${label:+ -L $label}"
+  local ctest_args=(--test-dir "$dir" --output-on-failure -j2 --timeout 1800)
+  if [[ -n "$label" ]]; then
+    ctest_args+=(-L "$label")
+  fi
+  local ctest_rc=0
+  ctest "${ctest_args[@]}" 2>&1 | tee "$dir/ctest.log" || ctest_rc=$?
+
+  local line failed total
+  line=$(grep -Eo '[0-9]+ tests? failed out of [0-9]+' "$dir/ctest.log" | tail -n 1 || true)
+  if [[ -n "$line" ]]; then
+    failed=$(awk '{print $1}' <<<"$line")
+    total=$(awk '{print $NF}' <<<"$line")
+  elif grep -q "No tests were found" "$dir/ctest.log"; then
+    failed=0
+    total=0
+  else
+    phase_broken "$phase" "ctest (no summary line, exit $ctest_rc)" "$dir/ctest.log"
+    return 0
+  fi
+  total_passed=$((total_passed + total - failed))
+  total_failed=$((total_failed + failed))
+  if ((failed > 0)); then
+    status=1
+  elif ((ctest_rc != 0)); then
+    phase_broken "$phase" "ctest (exit $ctest_rc with no failed test)" "$dir/ctest.log"
+  fi
+  say "$phase" "$((total - failed)) passed, $failed failed in $((SECONDS - start)) s"
+}
+
+for phase in $phases; do
+  run_phase "$phase"
+done
+
+echo "${total_passed} passed, ${total_failed} failed"
+exit "$status"
