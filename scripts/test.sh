@@ -6,6 +6,8 @@
 #   release  build/test-release  RelWithDebInfo with assertions on (no NDEBUG); the whole suite
 #   asan     build/test-asan     ASan + UBSan (ALLOCPLUS_SANITIZE=address); the whole suite
 #   tsan     build/test-tsan     TSan (ALLOCPLUS_SANITIZE=thread); the tests labelled `thread`
+#   fuzz     build/test-fuzz     clang, libFuzzer + ASan + UBSan: the core's fuzz target replays its
+#                                corpus, then fuzzes for ALLOCPLUS_FUZZ_SECONDS (default 120)
 # and ends with one line `N passed, M failed` (totals over the phases). Exits non-zero when a test
 # failed or a configure or build failed (each of which counts as one failure).
 #
@@ -21,7 +23,7 @@ cd "$root"
 
 bash scripts/setup-deps.sh test
 
-phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan}
+phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan fuzz}
 cxx=${ALLOCPLUS_TEST_CXX:-g++}
 cc=${ALLOCPLUS_TEST_CC:-gcc}
 jobs=${ALLOCPLUS_TEST_JOBS:-$(nproc)}
@@ -83,13 +85,18 @@ phase_broken() {
 }
 
 run_phase() {
-  local phase=$1 dir="build/test-$1" sanitize="" label="" start=$SECONDS
+  local phase=$1 dir="build/test-$1" sanitize="" label="" start=$SECONDS extra=()
   case "$phase" in
     release) ;;
     asan) sanitize=address ;;
     tsan) sanitize=thread; label=thread ;;
+    fuzz)
+      sanitize=address; label=fuzz
+      extra=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DALLOCPLUS_BUILD_FUZZ=ON
+             "-DALLOCPLUS_FUZZ_SECONDS=${ALLOCPLUS_FUZZ_SECONDS:-120}")
+      ;;
     *)
-      say "$phase" "unknown phase (known: release asan tsan)"
+      say "$phase" "unknown phase (known: release asan tsan fuzz)"
       total_failed=$((total_failed + 1)); status=1
       return 0
       ;;
@@ -97,7 +104,7 @@ run_phase() {
   mkdir -p "$dir"
 
   say "$phase" "configuring $dir"
-  if ! cmake -S . -B "$dir" "${configure_args[@]}" "-DALLOCPLUS_SANITIZE=$sanitize" \
+  if ! cmake -S . -B "$dir" "${configure_args[@]}" "${extra[@]}" "-DALLOCPLUS_SANITIZE=$sanitize" \
        >"$dir/configure.log" 2>&1; then
     phase_broken "$phase" "configure" "$dir/configure.log"
     return 0

@@ -1,3 +1,6 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
 // A replaceable diagnostic handler: a test harness turns a double free into an exception-free
 // report of its own (here: remember it and leave through longjmp, never back into the heap).
 #include <boost/allocplus/core/dlmalloc.h>
