@@ -67,6 +67,7 @@ public:
    //! Throws: std::bad_alloc when memory is out or the alignment is not a power of two.
    [[nodiscard]] void *allocate(std::size_t bytes, std::size_t alignment = BA_MALLOC_ALIGNMENT)
    {
+      if (alignment == 0 || (alignment & (alignment - 1)) != 0) detail::throw_bad_alloc();
       void *p = alignment <= BA_MALLOC_ALIGNMENT ? ba_heap_malloc(heap_, bytes)
                                                  : ba_heap_memalign(heap_, alignment, bytes);
       if (!p) detail::throw_bad_alloc();

@@ -111,7 +111,9 @@
 #define BA_OPTION_TRIM_THRESHOLD   1  /* free top bytes kept before trimming (SIZE_MAX: never trim) */
 #define BA_OPTION_MMAP_THRESHOLD   2  /* requests at or above are mapped directly (SIZE_MAX: never) */
 #define BA_OPTION_RELEASE_RATE     3  /* frees between two scans for unused segments (0: never) */
-#define BA_OPTION_HUGE_RESERVE     4  /* address space reserved after a huge block for expansion */
+#define BA_OPTION_HUGE_RESERVE     4  /* address space reserved after each huge block, so that it can
+                                       * expand in place (default: the block's size, at least 64 MiB,
+                                       * at most 4 GiB) */
 
 #define BA_MALLOC_ALIGNMENT (2 * sizeof(void *))
 

@@ -193,6 +193,7 @@ typedef struct ba_detail_huge_header {
 #define BA_DETAIL_HEAP_USER_MMAP    4u  /* the mmap threshold was set: do not adjust it */
 #define BA_DETAIL_HEAP_NO_SYSTEM    8u  /* lives in a caller's buffer: no mmap at all */
 #define BA_DETAIL_HEAP_EMBEDDED    16u  /* the record lives in its own first segment */
+#define BA_DETAIL_HEAP_USER_RESERVE 32u /* the huge reserve was set: reserve exactly that */
 
 struct ba_heap {
    int lock_word;
@@ -969,7 +970,8 @@ BA_DETAIL_FN void *ba_detail_huge_alloc(ba_heap *h, size_t nb, size_t alignment)
    commit = ba_detail_round_up(lead + nb + BA_DETAIL_WORD + slack, page);
    if (!ba_detail_footprint_allows(h, commit)) return 0;
    extra = commit > BA_DETAIL_HUGE_EXTRA_MIN ? commit : BA_DETAIL_HUGE_EXTRA_MIN;
-   if (extra > h->huge_reserve) extra = ba_detail_round_up(h->huge_reserve, page);
+   if (extra > h->huge_reserve || (h->flags & BA_DETAIL_HEAP_USER_RESERVE))
+      extra = ba_detail_round_up(h->huge_reserve, page);
    reserve = commit + extra;
    base = ba_detail_reserve(reserve);
    if (!base && extra) { reserve = commit; base = ba_detail_reserve(reserve); }
@@ -1530,6 +1532,8 @@ BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned comman
       done = ba_detail_expand_fwd(h, p, ba_detail_request2size(min_bytes), ba_detail_request2size(max_bytes));
    if (!done && (command & BA_EXPAND_BWD) && step != 0)
       done = ba_detail_expand_bwd(h, &p, step, min_bytes, max_bytes, (command & BA_EXPAND_FWD) != 0);
+   /* A block that already holds the minimum is a success, whichever direction was asked. */
+   if (!done && ba_detail_usable(p) >= min_bytes) done = 1;
    if (!done) return 0;
    *pp = p;
    return 1;
@@ -2140,7 +2144,9 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       h->release_rate = h->release_countdown = value;
       break;
    case BA_OPTION_HUGE_RESERVE:
+      if (value > BA_DETAIL_MAX_REQUEST) value = BA_DETAIL_MAX_REQUEST;
       h->huge_reserve = value;
+      h->flags |= BA_DETAIL_HEAP_USER_RESERVE;
       break;
    default:
       known = 0;
