@@ -293,21 +293,30 @@ BA_DETAIL_FN size_t ba_detail_request2size(size_t n)
 BA_DETAIL_FN size_t ba_detail_round_up(size_t n, size_t to) { return (n + to - 1) & ~(to - 1); }
 BA_DETAIL_FN int ba_detail_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
+/* The head of an in-use block is read without the lock (ba_usable_size) while the heap flips its
+ * PINUSE bit under the lock when the chunk before it is freed or allocated: both sides use relaxed
+ * atomics, which are plain moves on common targets. */
+BA_DETAIL_FN size_t ba_detail_load_head(const ba_detail_ch *p) { return __atomic_load_n(&p->head, __ATOMIC_RELAXED); }
+BA_DETAIL_FN void ba_detail_set_pinuse_of(ba_detail_ch *p)
+{ __atomic_store_n(&p->head, ba_detail_load_head(p) | BA_DETAIL_PINUSE, __ATOMIC_RELAXED); }
+BA_DETAIL_FN void ba_detail_clear_pinuse_of(ba_detail_ch *p)
+{ __atomic_store_n(&p->head, ba_detail_load_head(p) & ~BA_DETAIL_PINUSE, __ATOMIC_RELAXED); }
+
 BA_DETAIL_FN void ba_detail_set_foot(ba_detail_ch *p, size_t s) { ba_detail_plus(p, s)->prev_foot = s; }
 BA_DETAIL_FN void ba_detail_set_free_chunk(ba_detail_ch *p, size_t s)
 { p->head = s | BA_DETAIL_PINUSE; ba_detail_set_foot(p, s); }
 BA_DETAIL_FN void ba_detail_set_free_with_pinuse(ba_detail_ch *p, size_t s, ba_detail_ch *next)
-{ next->head &= ~BA_DETAIL_PINUSE; ba_detail_set_free_chunk(p, s); }
+{ ba_detail_clear_pinuse_of(next); ba_detail_set_free_chunk(p, s); }
 /* Marks p in use with size s, keeping its PINUSE bit, and tells the next chunk. */
 BA_DETAIL_FN void ba_detail_set_inuse(ba_detail_ch *p, size_t s)
 {
    p->head = (p->head & BA_DETAIL_PINUSE) | s | BA_DETAIL_CINUSE;
-   ba_detail_plus(p, s)->head |= BA_DETAIL_PINUSE;
+   ba_detail_set_pinuse_of(ba_detail_plus(p, s));
 }
 BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
 {
    p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
-   ba_detail_plus(p, s)->head |= BA_DETAIL_PINUSE;
+   ba_detail_set_pinuse_of(ba_detail_plus(p, s));
 }
 BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
 { p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
@@ -1422,7 +1431,7 @@ BA_DETAIL_FN int ba_detail_expand_bwd(ba_heap *h, ba_detail_ch **pp, size_t step
    } else {
       q->head = newsize | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
    }
-   ba_detail_plus(q, newsize)->head |= BA_DETAIL_PINUSE;
+   ba_detail_set_pinuse_of(ba_detail_plus(q, newsize));
    *pp = q;
    return 1;
 }
@@ -2297,10 +2306,13 @@ BOOST_ALLOCPLUS_CORE_API void *ba_memalign(size_t alignment, size_t n)
 
 BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *mem)
 {
-   const ba_detail_ch *p;
+   size_t head, size;
    if (!mem) return 0;
-   p = ba_detail_mem2chunk(mem);
-   return ba_detail_is_inuse(p) ? ba_detail_exposed(mem, ba_detail_usable(p)) : 0;
+   head = ba_detail_load_head(ba_detail_mem2chunk(mem));   /* no lock: see ba_detail_load_head */
+   size = head & ~BA_DETAIL_FLAG_BITS;
+   if ((head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_PINUSE) return 0;   /* free */
+   size -= (head & BA_DETAIL_INUSE_BITS) == 0 ? BA_DETAIL_HUGE_OVERHEAD : BA_DETAIL_CHUNK_OVERHEAD;
+   return ba_detail_exposed(mem, size);
 }
 
 BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
