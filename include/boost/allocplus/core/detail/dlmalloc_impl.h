@@ -355,14 +355,14 @@ BA_DETAIL_FN void ba_detail_block_born(void *mem, size_t usable, size_t bytes)
 /* A block kept its contents while it moved from old_mem to mem or changed size. */
 BA_DETAIL_FN void ba_detail_block_moved(void *old_mem, void *mem, size_t usable, size_t bytes)
 {
-   ba_detail_poison(mem, usable);
-   ba_detail_unpoison(mem, bytes);
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_FREELIKE_BLOCK(old_mem, 0);
-   VALGRIND_MALLOCLIKE_BLOCK(mem, bytes, 0, 0);
-   VALGRIND_MAKE_MEM_DEFINED(mem, bytes);
 #else
    (void)old_mem;
+#endif
+   ba_detail_block_born(mem, usable, bytes);
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MAKE_MEM_DEFINED(mem, bytes);
 #endif
 }
 /* A block is given back; the heap may then write its links into it. */
