@@ -170,7 +170,7 @@ private:
       std::size_t index = reuse ? in.number(live_.size()) : 0;
       block old = reuse ? live_[index] : block{nullptr, 0, 0};
       std::size_t current = reuse ? old.bytes / size : 0;
-      std::size_t held = reuse ? ba_usable_size(old.p) / size : 0;   // what the heap counts as old objects
+      std::size_t held = reuse ? ba_usable_size(old.p) : 0;   // the bytes the block had: kept, not zeroed
       std::size_t preferred = current + in.size() / size + 1;
       std::size_t limit = current + 1 + in.number(preferred - current);
       if (reuse) verify(old, "contents before allocation_command");
@@ -193,7 +193,7 @@ private:
          verify(objects, "objects after expansion in place");
          if (cmd & BA_ZERO_MEMORY) {
             for (std::size_t i = 0; i < moved; ++i) if (start[i] != 0) fail("gained bytes not zeroed (front)", old, i);
-            for (std::size_t i = moved + held * size; i < received * size; ++i) if (start[i] != 0) fail("gained bytes not zeroed (back)", old, i);
+            for (std::size_t i = moved + held; i < received * size; ++i) if (start[i] != 0) fail("gained bytes not zeroed (back)", old, i);
          }
          live_[index] = block{start, received * size, in.byte()};
          fill(live_[index]);

@@ -80,8 +80,12 @@ public:
    //! Throws: as allocate(n).
    [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
    {
-      T *p = allocate(n);
-      return {p, ba_usable_size(p) / sizeof(T)};
+      if (n > max_objects<T>()) throw_bad_array_new_length();
+      // One call that reports the objects received under the heap's lock (see objects_in).
+      std::size_t received = 0;
+      void *p = source().command(allocate_new, sizeof(T), alignof(T), n, n, &received, nullptr).first;
+      if (!p) throw_bad_alloc();
+      return {static_cast<T *>(p), received};
    }
 
    //! Returns: the most objects allocate can be asked for (PTRDIFF_MAX / sizeof(T)).
@@ -92,6 +96,19 @@ protected:
    explicit core_allocator_v1(const Source &s) noexcept : Source(s) {}
 
    const Source &source() const noexcept { return *this; }
+
+   //! The objects of T block p holds, read under the heap's lock: a failing try_shrink_in_place
+   //! (the fewest objects asked for is more than any block holds) reports them. Not
+   //! ba_usable_size: it reads p's header without the lock, while a free of the block just below p
+   //! (by another thread) rewrites a bit of that same word, which is a data race (TSan reports it).
+   std::size_t objects_in(const T *p) const noexcept
+   {
+      std::size_t received = 0;
+      const std::size_t all = static_cast<std::size_t>(-1);
+      (void)source().command(try_shrink_in_place, sizeof(T), alignof(T), all, all, &received,
+                             const_cast<void *>(static_cast<const void *>(p)));
+      return received;
+   }
 
    void *allocate_bytes(std::size_t bytes) const noexcept
    {
@@ -175,8 +192,8 @@ public:
    }
 
    //! Requires: p is a block of this allocator's heap. Returns: the objects p holds (its usable
-   //!   bytes / sizeof(T)): all of them may be used. Complexity: constant.
-   size_type size(const T *p) const noexcept { return ba_usable_size(p) / sizeof(T); }
+   //!   bytes / sizeof(T)): all of them may be used. Complexity: constant (one lock).
+   size_type size(const T *p) const noexcept { return this->objects_in(p); }
 
    //! Returns: a block for one object. Throws: std::bad_alloc. Complexity: as allocate.
    [[nodiscard]] T *allocate_one() { return this->allocate(1); }

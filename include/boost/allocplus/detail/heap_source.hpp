@@ -44,8 +44,6 @@ struct default_heap_source {
    }
    static void burst_deallocate(ba_chain *chain) noexcept { ba_multidealloc(chain); }
    static ba_heap *heap() noexcept { return ba_default_heap(); }
-
-   friend bool operator==(default_heap_source, default_heap_source) noexcept { return true; }
 };
 
 //! One independent heap, by reference (the allocator does not own it).
@@ -74,11 +72,6 @@ public:
    }
    void burst_deallocate(ba_chain *chain) const noexcept { ba_heap_multidealloc(heap_, chain); }
    ba_heap *heap() const noexcept { return heap_; }
-
-   friend bool operator==(const heap_reference_source &a, const heap_reference_source &b) noexcept
-   {
-      return a.heap_ == b.heap_;
-   }
 
 private:
    ba_heap *heap_;

@@ -1559,11 +1559,12 @@ BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned comman
    size_t max_objects, size_t min_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
-   size_t current = ba_detail_objects(p, size), nb, usable_after;
+   size_t exposed = ba_detail_exposed(ba_detail_chunk2mem(p), ba_detail_usable(p));
+   size_t current = exposed / size, nb, usable_after;
    *received = current;
    if (min_objects > current) return ret;
    nb = ba_detail_request2size(min_objects * size);
-   usable_after = ba_detail_usable(p);
+   usable_after = exposed;
    if (ba_detail_is_huge(p)) {
       size_t page = ba_detail_page();
       size_t commit = ba_detail_round_up(p->prev_foot + nb + BA_DETAIL_WORD, page);
@@ -1571,14 +1572,13 @@ BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned comman
    } else if (ba_detail_chunksize(p) >= nb + BA_DETAIL_MIN_CHUNK) {
       usable_after = nb - BA_DETAIL_CHUNK_OVERHEAD;
    }
+   /* Never report more than the owner sees now (under ASan, what it asked for). */
+   if (usable_after > exposed) usable_after = exposed;
    if (usable_after / size > max_objects) return ret;
    *received = usable_after / size;
    if (command & BA_SHRINK_IN_PLACE) {
       ba_detail_shrink_chunk(h, p, nb);
       ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), ba_detail_usable(p), *received * size);
-   } else {
-      /* Only a report, but the caller may now use what it was told the block holds. */
-      ba_detail_unpoison(ba_detail_chunk2mem(p), *received * size);
    }
    ret.first = ba_detail_chunk2mem(p);
    ret.second = 1;
@@ -1591,23 +1591,24 @@ BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, size_t alignment, size_t by
    return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_malloc_aligned(h, alignment, bytes);
 }
 
-/* Finishes a successful allocation or expansion: what the caller may use is the objects the
- * block holds; with zero_memory, every byte that did not hold one of the old objects (which
- * start at old_objects_at, count old_count) is zeroed. */
-BA_DETAIL_FN void ba_detail_command_done(unsigned command, void *old_mem, void *mem, size_t bytes,
-   const char *old_objects_at, size_t old_bytes, int is_new)
+/* Finishes a successful allocation or expansion: the caller may use the objects the block holds
+ * (`bytes`) and, after an expansion, every byte it could use before (old_bytes at old_mem). With
+ * zero_memory, the bytes gained are zeroed. */
+BA_DETAIL_FN void ba_detail_command_done(unsigned command, char *old_mem, char *mem, size_t bytes,
+   size_t old_bytes, int is_new)
 {
    size_t usable = ba_detail_usable(ba_detail_mem2chunk(mem));
-   if (is_new) ba_detail_block_born(mem, usable, bytes);
-   else ba_detail_block_moved(old_mem, mem, usable, bytes);
+   char *old_end = old_mem + old_bytes, *end = mem + bytes;
+   if (is_new) {
+      ba_detail_block_born(mem, usable, bytes);
+      if (command & BA_ZERO_MEMORY) memset(mem, 0, bytes);
+      return;
+   }
+   if (end < old_end) end = old_end;
+   ba_detail_block_moved(old_mem, mem, usable, (size_t)(end - mem));
    if (command & BA_ZERO_MEMORY) {
-      char *begin = (char *)mem, *end = begin + bytes;
-      if (is_new) {
-         memset(begin, 0, bytes);
-      } else {
-         memset(begin, 0, (size_t)(old_objects_at - begin));
-         memset((char *)(uintptr_t)old_objects_at + old_bytes, 0, (size_t)(end - (old_objects_at + old_bytes)));
-      }
+      memset(mem, 0, (size_t)(old_mem - mem));
+      memset(old_end, 0, (size_t)(end - old_end));
    }
 }
 
@@ -1616,14 +1617,17 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
    size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
-   size_t step, limit_bytes, preferred_bytes, current = 0;
-   void *old_mem = p ? ba_detail_chunk2mem(p) : 0;
+   size_t step, limit_bytes, preferred_bytes, current = 0, old_bytes = 0;
+   char *old_mem = p ? (char *)ba_detail_chunk2mem(p) : 0;
    int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
    if (size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment)) {
       *received = p && size ? ba_detail_objects(p, size) : 0;
       return ret;
    }
-   if (p) current = ba_detail_objects(p, size);
+   if (p) {
+      old_bytes = ba_detail_exposed(old_mem, ba_detail_usable(p));
+      current = old_bytes / size;
+   }
    *received = current;
    if (alignment < BA_DETAIL_ALIGN) alignment = BA_DETAIL_ALIGN;
    if (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) {
@@ -1649,8 +1653,7 @@ BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size
    }
    if (ret.second) ret.first = ba_detail_chunk2mem(p);
    *received = ba_detail_usable(ba_detail_mem2chunk(ret.first)) / size;
-   ba_detail_command_done(command, old_mem, ret.first, *received * size, (const char *)old_mem,
-                          current * size, !ret.second);
+   ba_detail_command_done(command, old_mem, (char *)ret.first, *received * size, old_bytes, !ret.second);
    return ret;
 }
 
