@@ -81,7 +81,7 @@ public:
    [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
    {
       if (n > max_objects<T>()) throw_bad_array_new_length();
-      // One call that reports the objects received under the heap's lock (see objects_in).
+      // One call that allocates and reports the objects the block holds.
       std::size_t received = 0;
       void *p = source().command(allocate_new, sizeof(T), alignof(T), n, n, &received, nullptr).first;
       if (!p) throw_bad_alloc();
@@ -97,18 +97,9 @@ protected:
 
    const Source &source() const noexcept { return *this; }
 
-   //! The objects of T block p holds, read under the heap's lock: a failing try_shrink_in_place
-   //! (the fewest objects asked for is more than any block holds) reports them. Not
-   //! ba_usable_size: it reads p's header without the lock, while a free of the block just below p
-   //! (by another thread) rewrites a bit of that same word, which is a data race (TSan reports it).
-   std::size_t objects_in(const T *p) const noexcept
-   {
-      std::size_t received = 0;
-      const std::size_t all = static_cast<std::size_t>(-1);
-      (void)source().command(try_shrink_in_place, sizeof(T), alignof(T), all, all, &received,
-                             const_cast<void *>(static_cast<const void *>(p)));
-      return received;
-   }
+   //! The objects of T block p holds. ba_usable_size takes no lock: the core reads the header
+   //! word, and the heap writes the bit a neighbour's free flips, as relaxed atomics.
+   std::size_t objects_in(const T *p) const noexcept { return ba_usable_size(p) / sizeof(T); }
 
    void *allocate_bytes(std::size_t bytes) const noexcept
    {
