@@ -275,8 +275,6 @@ BA_DETAIL_FN size_t ba_detail_chunksize(const ba_detail_ch *p) { return p->head 
 BA_DETAIL_FN int ba_detail_cinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_CINUSE) != 0; }
 BA_DETAIL_FN int ba_detail_pinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_PINUSE) != 0; }
 BA_DETAIL_FN int ba_detail_is_huge(const ba_detail_ch *p) { return (p->head & BA_DETAIL_INUSE_BITS) == 0; }
-BA_DETAIL_FN int ba_detail_is_inuse(const ba_detail_ch *p)
-{ return (p->head & BA_DETAIL_INUSE_BITS) != BA_DETAIL_PINUSE; }
 BA_DETAIL_FN ba_detail_ch *ba_detail_plus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p + s); }
 BA_DETAIL_FN ba_detail_ch *ba_detail_minus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p - s); }
 BA_DETAIL_FN void *ba_detail_chunk2mem(const ba_detail_ch *p) { return (char *)p + 2 * BA_DETAIL_WORD; }
@@ -1098,7 +1096,7 @@ BA_DETAIL_FN void *ba_detail_sys_alloc(ba_heap *h, size_t nb, int allow_huge)
  * ------------------------------------------------------------------------------------------- */
 
 /* Splits victim v (unlinked, size nb + rsize) into an in-use chunk of nb and a remainder that
- * becomes the designated victim (or a binned chunk when keep_dv is 0). */
+ * becomes the designated victim (or a binned chunk when to_dv is 0). */
 BA_DETAIL_FN void *ba_detail_carve(ba_heap *h, ba_detail_ch *v, size_t nb, size_t rsize, int to_dv)
 {
    if (rsize < BA_DETAIL_MIN_CHUNK) {
