@@ -474,6 +474,13 @@ def plot(tables, results, out_dir, stem):
 
 # --------------------------------------------------------------------------------------------
 
+def default_target_files():
+    """bench/targets.json, then each part's bench/<part>/targets.json, in name order."""
+    files = [os.path.join(HERE, "targets.json")]
+    files += sorted(glob.glob(os.path.join(HERE, "*", "targets.json")))
+    return [f for f in files if os.path.isfile(f)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", required=True, help="the CMake build directory (bench programs in <dir>/bench)")
@@ -482,7 +489,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the JSON and markdown go")
     ap.add_argument("--min-time", type=float, default=0.2, help="--benchmark_min_time of each run, seconds (default 0.2)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run counts as crashed")
-    ap.add_argument("--targets", default=os.path.join(HERE, "targets.json"), help="claimed targets (default bench/targets.json)")
+    ap.add_argument("--targets", action="append", default=[],
+                    help="a file of claimed targets (repeatable; default bench/targets.json and "
+                         "bench/*/targets.json, one file per part of the library)")
     ap.add_argument("--peer-lib", action="append", default=[], metavar="NAME=PATH",
                     help="use PATH for a peer (jemalloc, tcmalloc, mimalloc) instead of searching")
     ap.add_argument("--list", action="store_true", help="print what would run, run nothing")
@@ -531,12 +540,14 @@ def main():
         print()
         print(text_table(t, args.rounds))
 
+    target_files = args.targets or default_target_files()
     targets = []
-    if os.path.isfile(args.targets):
-        with open(args.targets) as f:
-            targets = json.load(f).get("targets", [])
+    for path in target_files:
+        with open(path) as f:
+            targets += json.load(f).get("targets", [])
+    if target_files:
         print()
-        print("targets (%s):" % os.path.relpath(args.targets))
+        print("targets (%s):" % ", ".join(os.path.relpath(p) for p in target_files))
     checked = check_targets(targets, results, missing, groups)
 
     machine = machine_info(build_dir)
