@@ -76,6 +76,10 @@
 
 #define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define BA_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
+ * the growth of small vectors), and for the rare paths kept out of their callers' frames. */
+#define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#define BA_DETAIL_COLD __attribute__((noinline, cold))
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #  define BA_DETAIL_SANITIZED 1
@@ -1534,24 +1538,22 @@ BA_DETAIL_FN size_t ba_detail_backward_step(size_t size, size_t alignment)
    return size > (BA_DETAIL_MAX_REQUEST >> shift) ? 0 : size << shift;
 }
 
-/* Expands in-use chunk *pp in place (forward, then backward) so that it holds at least min_bytes
- * and up to max_bytes of payload. Returns 1 on success. */
-BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command, size_t step,
-   size_t min_bytes, size_t max_bytes)
+/* Expands in-use chunk *pp in place (forward, then backward by whole multiples of
+ * lcm(size, alignment)) so that it holds at least min_bytes and up to max_bytes of payload (both
+ * below BA_DETAIL_MAX_REQUEST). Returns 1 on success. */
+BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command, size_t size,
+   size_t alignment, size_t min_bytes, size_t max_bytes)
 {
-   ba_detail_ch *p = *pp;
-   int done = 0;
-   if (min_bytes >= BA_DETAIL_MAX_REQUEST) return 0;
-   if (max_bytes >= BA_DETAIL_MAX_REQUEST) max_bytes = min_bytes;
-   if (command & BA_EXPAND_FWD)
-      done = ba_detail_expand_fwd(h, p, ba_detail_request2size(min_bytes), ba_detail_request2size(max_bytes));
-   if (!done && (command & BA_EXPAND_BWD) && step != 0)
-      done = ba_detail_expand_bwd(h, &p, step, min_bytes, max_bytes, (command & BA_EXPAND_FWD) != 0);
+   size_t step;
+   if ((command & BA_EXPAND_FWD)
+       && ba_detail_expand_fwd(h, *pp, ba_detail_request2size(min_bytes), ba_detail_request2size(max_bytes)))
+      return 1;
+   /* The step is worked out only here: forward expansion, the common case, does not need it. */
+   if ((command & BA_EXPAND_BWD) && (step = ba_detail_backward_step(size, alignment)) != 0
+       && ba_detail_expand_bwd(h, pp, step, min_bytes, max_bytes, (command & BA_EXPAND_FWD) != 0))
+      return 1;
    /* A block that already holds the minimum is a success, whichever direction was asked. */
-   if (!done && ba_detail_usable(p) >= min_bytes) done = 1;
-   if (!done) return 0;
-   *pp = p;
-   return 1;
+   return ba_detail_usable(*pp) >= min_bytes;
 }
 
 /* Returns: the objects of `size` that chunk p's payload holds (as its owner sees it). */
@@ -1561,7 +1563,7 @@ BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size)
 }
 
 /* The shrink half of allocation_command: see the header. */
-BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned command, size_t size,
+BA_DETAIL_FN BA_DETAIL_COLD ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned command, size_t size,
    size_t max_objects, size_t min_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
@@ -1591,10 +1593,12 @@ BA_DETAIL_FN ba_command_ret ba_detail_shrink_command(ba_heap *h, unsigned comman
    return ret;
 }
 
-/* Allocates a new block of `bytes` aligned to `alignment` for allocation_command. */
+/* Allocates a new block of `bytes` (below BA_DETAIL_MAX_REQUEST) aligned to `alignment` for
+ * allocation_command. */
 BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, size_t alignment, size_t bytes)
 {
-   return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_malloc_aligned(h, alignment, bytes);
+   return alignment <= BA_DETAIL_ALIGN ? ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1)
+                                       : ba_detail_memalign(h, alignment, bytes);
 }
 
 /* Finishes a successful allocation or expansion: the caller may use the objects the block holds
@@ -1618,49 +1622,69 @@ BA_DETAIL_FN void ba_detail_command_done(unsigned command, char *old_mem, char *
    }
 }
 
-/* allocation_command on a checked chunk p (null when there is no reuse block). */
-BA_DETAIL_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
+/* The expanding and allocating half of allocation_command (valid size and alignment, alignment
+ * at least BA_DETAIL_ALIGN, limit_objects <= preferred_objects), on checked chunk p or null. In the
+ * order of the header: expand to preferred, new at preferred, expand to limit, new at limit, each
+ * only if the command asks for it. This is the path of every growing vector: nothing is worked
+ * out before the step that needs it. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_grow_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
    size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
-   size_t step, limit_bytes, preferred_bytes, current = 0, old_bytes = 0;
+   const int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
+   const int reduced = limit_objects < preferred_objects;
+   const size_t preferred_bytes = ba_detail_bytes_of(preferred_objects, size);
+   size_t limit_bytes = preferred_bytes;
    char *old_mem = p ? (char *)ba_detail_chunk2mem(p) : 0;
-   int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
-   if (size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment)) {
-      *received = p && size ? ba_detail_objects(p, size) : 0;
-      return ret;
+   /* Under ASan an expansion keeps what the owner saw before, which may be less than usable. */
+   size_t old_bytes = p ? ba_detail_exposed(old_mem, ba_detail_usable(p)) : 0;
+   if (reduced) {
+      limit_bytes = ba_detail_bytes_of(limit_objects, size);
+      if (limit_bytes >= BA_DETAIL_MAX_REQUEST) goto failed;
    }
-   if (p) {
-      old_bytes = ba_detail_exposed(old_mem, ba_detail_usable(p));
-      current = ba_detail_count_of(old_bytes, size);
+   if (preferred_bytes < BA_DETAIL_MAX_REQUEST) {
+      if (expand && ba_detail_expand(h, &p, command, size, alignment, preferred_bytes, preferred_bytes)) goto expanded;
+      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, preferred_bytes)) != 0)
+         goto done;
    }
-   *received = current;
-   if (alignment < BA_DETAIL_ALIGN) alignment = BA_DETAIL_ALIGN;
-   if (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) {
-      if (!p) return ret;
-      return ba_detail_shrink_command(h, command, size, limit_objects, preferred_objects, received, p);
+   if (reduced) {
+      /* A preferred size too large to represent still lets the limit be reached. */
+      size_t most = preferred_bytes < BA_DETAIL_MAX_REQUEST ? preferred_bytes : limit_bytes;
+      if (expand && ba_detail_expand(h, &p, command, size, alignment, limit_bytes, most)) goto expanded;
+      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, limit_bytes)) != 0)
+         goto done;
    }
-   if (limit_objects > preferred_objects) return ret;
-   step = ba_detail_backward_step(size, alignment);
-   limit_bytes = ba_detail_bytes_of(limit_objects, size);
-   preferred_bytes = ba_detail_bytes_of(preferred_objects, size);
-   /* The order of the header: expand to preferred, new at preferred, expand to limit, new at
-    * limit (each step only if the command asks for it). */
-   if (expand && ba_detail_expand(h, &p, command, step, preferred_bytes, preferred_bytes)) {
-      ret.second = 1;
-   } else if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, preferred_bytes)) != 0) {
-   } else if (limit_objects < preferred_objects && expand
-              && ba_detail_expand(h, &p, command, step, limit_bytes, preferred_bytes)) {
-      ret.second = 1;
-   } else if (limit_objects < preferred_objects && (command & BA_ALLOCATE_NEW)
-              && (ret.first = ba_detail_command_new(h, alignment, limit_bytes)) != 0) {
-   } else {
-      return ret;
-   }
-   if (ret.second) ret.first = ba_detail_chunk2mem(p);
+failed:
+   *received = p ? ba_detail_count_of(old_bytes, size) : 0;
+   return ret;
+expanded:
+   ret.first = ba_detail_chunk2mem(p);
+   ret.second = 1;
+done:
    *received = ba_detail_count_of(ba_detail_usable(ba_detail_mem2chunk(ret.first)), size);
    ba_detail_command_done(command, old_mem, (char *)ret.first, *received * size, old_bytes, !ret.second);
    return ret;
+}
+
+/* allocation_command on a checked chunk p (null when there is no reuse block). */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
+   size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
+{
+   ba_command_ret ret = {0, 0};
+   if (BA_DETAIL_UNLIKELY(size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment))) {
+      *received = p && size ? ba_detail_objects(p, size) : 0;
+      return ret;
+   }
+   if (alignment < BA_DETAIL_ALIGN) alignment = BA_DETAIL_ALIGN;
+   if (BA_DETAIL_UNLIKELY(command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE))) {
+      if (!p) { *received = 0; return ret; }
+      return ba_detail_shrink_command(h, command, size, limit_objects, preferred_objects, received, p);
+   }
+   if (BA_DETAIL_UNLIKELY(limit_objects > preferred_objects)) {
+      *received = p ? ba_detail_objects(p, size) : 0;
+      return ret;
+   }
+   return ba_detail_grow_command(h, command, size, alignment, limit_objects, preferred_objects, received, p);
 }
 
 /* ---------------------------------------------------------------------------------------------
