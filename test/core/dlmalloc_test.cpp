@@ -739,7 +739,9 @@ BOOST_FIXTURE_TEST_CASE(expand_bwd_honours_an_object_alignment_above_16, fresh_h
    std::size_t rec;
    // 24-byte objects aligned to 32: the start may move only by multiples of lcm(24, 32) = 96.
    ba_command_ret pr = command(h, BA_ALLOCATE_NEW, 24, 8, 8, rec, nullptr, 32);
-   void *guard = ba_heap_malloc(h, 16);
+   // Larger than the remainder the alignment may leave before p (under 32 + 32 bytes), so the
+   // guard lands after p, never between `below` and p.
+   void *guard = ba_heap_malloc(h, 100);
    BOOST_REQUIRE(below && pr.first && guard);
    void *p = pr.first;
    BOOST_REQUIRE(is_aligned(p, 32));
@@ -1810,6 +1812,177 @@ BOOST_AUTO_TEST_CASE(stats_of_the_default_heap_are_those_of_ba_default_heap)
 BOOST_AUTO_TEST_SUITE_END()
 
 // =============================================================================================
+// =============================================================================================
+// Quick lists: a freed small block is held for the next allocation of its size instead of
+// coalescing at once; held blocks must still serve expansion, never make the heap grow or an
+// allocation fail, count as free in the statistics, and be checked by ba_heap_check.
+BOOST_AUTO_TEST_SUITE(quick_lists)
+
+BOOST_FIXTURE_TEST_CASE(a_freed_small_block_is_the_next_block_of_its_size, fresh_heap)
+{
+   void *a = ba_heap_malloc(h, 100);
+   void *b = ba_heap_malloc(h, 100);
+   void *guard = ba_heap_malloc(h, 16);
+   BOOST_REQUIRE(a && b && guard);
+   ba_heap_free(h, a);
+   ba_heap_free(h, b);
+   ALLOCPLUS_REQUIRE_HEAP(h);
+   void *c = ba_heap_malloc(h, 100);   // last in, first out
+   void *d = ba_heap_malloc(h, 100);
+   BOOST_TEST(c == b);
+   BOOST_TEST(d == a);
+   for (void *p : {c, d, guard}) ba_heap_free(h, p);
+}
+
+BOOST_FIXTURE_TEST_CASE(held_blocks_count_as_free_in_the_statistics, fresh_heap)
+{
+   std::vector<void *> v;
+   for (int i = 0; i < 6; ++i) v.push_back(ba_heap_malloc(h, 200));
+   void *guard = ba_heap_malloc(h, 16);
+   BOOST_REQUIRE(guard);
+   ba_heap_stats before = stats_of(h);
+   std::size_t freed = 0;
+   for (void *p : v) {
+      freed += ba_usable_size(p);
+      ba_heap_free(h, p);
+   }
+   ba_heap_stats after = stats_of(h);
+   BOOST_TEST(after.in_use_chunks == before.in_use_chunks - 6);
+   BOOST_TEST(after.free_bytes >= before.free_bytes + freed);
+   BOOST_TEST(after.system_bytes == before.system_bytes);
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, guard);
+}
+
+BOOST_FIXTURE_TEST_CASE(expand_fwd_grows_into_a_held_block_after_it, fresh_heap)
+{
+   three_blocks b(h, 96, 96);
+   fill(b.p, 96, 21);
+   ba_heap_free(h, b.q);   // held in its quick list, not coalesced
+   std::size_t rec;
+   ba_command_ret r = command(h, BA_EXPAND_FWD, 8, 20, 20, rec, b.p);
+   BOOST_REQUIRE(r.first == b.p);
+   BOOST_TEST(r.second == 1);
+   BOOST_TEST(rec >= 20u);
+   BOOST_TEST(holds_pattern(b.p, 96, 21));
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, b.p);
+   ba_heap_free(h, b.guard);
+}
+
+#if !defined(ALLOCPLUS_TEST_TSAN)
+BOOST_FIXTURE_TEST_CASE(expand_bwd_grows_into_a_held_block_before_it, fresh_heap)
+{
+   void *below = ba_heap_malloc(h, 200);
+   void *p = ba_heap_malloc(h, 96);
+   void *guard = ba_heap_malloc(h, 16);
+   BOOST_REQUIRE(below && p && guard);
+   BOOST_REQUIRE(follows(below, p) && follows(p, guard));
+   fill(p, 96, 22);
+   ba_heap_free(h, below);   // held in its quick list
+   std::size_t rec;
+   ba_command_ret r = command(h, BA_EXPAND_BWD, 16, 15, 15, rec, p);
+   BOOST_REQUIRE(r.first);
+   BOOST_TEST(r.second == 1);
+   BOOST_TEST(bytes(r.first) < bytes(p));
+   BOOST_TEST(rec >= 15u);
+   BOOST_TEST(holds_pattern(p, 96, 22));
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, r.first);
+   ba_heap_free(h, guard);
+}
+#endif
+
+BOOST_FIXTURE_TEST_CASE(expand_bwd_is_not_fooled_by_data_that_looks_like_a_size, fresh_heap)
+{
+   // The word before p's header is the last word of the block before it: here in use, holding
+   // a value that would name a chunk of the quick lists if it were believed.
+   void *decoy = ba_heap_malloc(h, 48);
+   void *below = ba_heap_malloc(h, 40);
+   void *p = ba_heap_malloc(h, 96);
+   void *guard = ba_heap_malloc(h, 16);
+   BOOST_REQUIRE(decoy && below && p && guard);
+   BOOST_REQUIRE(follows(decoy, below) && follows(below, p));
+   ba_heap_free(h, decoy);   // held: a quick chunk right before `below`
+   std::size_t distance_to_decoy = static_cast<std::size_t>(bytes(p) - bytes(decoy));
+   std::size_t last_word = ba_usable_size(below) - sizeof(std::size_t);
+   std::memcpy(bytes(below) + last_word, &distance_to_decoy, sizeof distance_to_decoy);
+   std::size_t rec;
+   ba_command_ret r = command(h, BA_EXPAND_BWD, 16, 15, 15, rec, p);
+   BOOST_TEST(r.first == nullptr);   // `below` is in use: nothing may be taken
+   BOOST_TEST(r.second == 0);
+   ALLOCPLUS_CHECK_HEAP(h);
+   for (void *q : {below, p, guard}) ba_heap_free(h, q);
+}
+
+BOOST_AUTO_TEST_CASE(held_blocks_never_make_an_allocation_fail)
+{
+   // A heap over 256 KiB filled with small blocks of many sizes, all freed (most of them held),
+   // then one block of most of the heap: the held blocks must coalesce for it.
+   std::vector<unsigned char> buf(256 * KiB);
+   ba_heap *h = ba_create_heap_over(buf.data(), buf.size(), 1);
+   BOOST_REQUIRE(h);
+   std::vector<void *> v;
+   for (std::size_t i = 0;; ++i) {
+      void *p = ba_heap_malloc(h, 16 + (i * 40) % 900);
+      if (!p) break;
+      v.push_back(p);
+   }
+   BOOST_REQUIRE(v.size() > 100u);
+   for (void *p : v) ba_heap_free(h, p);
+   ALLOCPLUS_REQUIRE_HEAP(h);
+   void *big = ba_heap_malloc(h, 200 * KiB);
+   BOOST_TEST(big != nullptr);
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, big);
+   ba_destroy_heap(h);
+}
+
+BOOST_FIXTURE_TEST_CASE(trim_gives_back_what_the_quick_lists_hold, fresh_heap)
+{
+   ba_heap_stats s0 = stats_of(h);
+   std::vector<void *> v;
+   for (int i = 0; i < 20000; ++i) v.push_back(ba_heap_malloc(h, 16 + (i % 60) * 16));
+   for (void *p : v) ba_heap_free(h, p);
+   ba_heap_trim(h, 0);
+   ba_heap_stats s1 = stats_of(h);
+   BOOST_TEST(s1.system_bytes <= s0.system_bytes + 64 * KiB,
+              "footprint after trim " << s1.system_bytes << ", before the blocks " << s0.system_bytes);
+   BOOST_TEST(s1.free_chunks == 1u, "everything coalesced into the top");
+}
+
+BOOST_AUTO_TEST_CASE(check_reports_an_overwritten_quick_link)
+{
+   std::vector<unsigned char> buf(64 * KiB);
+   ba_heap *h = ba_create_heap_over(buf.data(), buf.size(), 1);
+   BOOST_REQUIRE(h);
+   void *p = ba_heap_malloc(h, 100);
+   void *guard = ba_heap_malloc(h, 16);
+   BOOST_REQUIRE(p && guard);
+   ba_heap_free(h, p);   // held: its first word now links its quick list
+   ALLOCPLUS_REQUIRE_HEAP(h);
+#if defined(ALLOCPLUS_TEST_ASAN)
+   ASAN_UNPOISON_MEMORY_REGION(p, sizeof(void *));
+#endif
+   void *saved;
+   std::memcpy(&saved, p, sizeof saved);
+   const std::uintptr_t garbage = 12345;   // a use after free writes an int
+   std::memcpy(p, &garbage, sizeof garbage);
+   ba_check_report r = {nullptr, nullptr};
+   BOOST_TEST(ba_heap_check(h, &r) == 0);
+   BOOST_TEST(r.what != nullptr);
+   if (r.what) BOOST_TEST(std::string(r.what).find("quick") != std::string::npos, r.what);
+   std::memcpy(p, &saved, sizeof saved);
+#if defined(ALLOCPLUS_TEST_ASAN)
+   ASAN_POISON_MEMORY_REGION(p, sizeof(void *));
+#endif
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, guard);
+   ba_destroy_heap(h);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 BOOST_AUTO_TEST_SUITE(heap_check)
 
 BOOST_AUTO_TEST_CASE(check_of_a_sound_heap_returns_1_and_no_report)

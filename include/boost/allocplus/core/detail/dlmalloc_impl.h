@@ -79,13 +79,20 @@
 /* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
  * the growth of small vectors), and for the rare paths kept out of their callers' frames. */
 #define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-#define BA_DETAIL_COLD __attribute__((noinline, cold))
+#define BA_DETAIL_COLD __attribute__((cold))
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #  define BA_DETAIL_SANITIZED 1
 #elif defined(__has_feature)
 #  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #    define BA_DETAIL_SANITIZED 1
+#  endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#  define BA_DETAIL_TSAN 1
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define BA_DETAIL_TSAN 1
 #  endif
 #endif
 
@@ -101,6 +108,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 #define BA_DETAIL_PINUSE          ((size_t)1)
 #define BA_DETAIL_CINUSE          ((size_t)2)
 #define BA_DETAIL_INUSE_BITS      ((size_t)3)
+#define BA_DETAIL_QUICK           ((size_t)4)  /* an in-use chunk held in a quick list */
 #define BA_DETAIL_FLAG_BITS       ((size_t)7)
 #define BA_DETAIL_CHUNK_OVERHEAD  BA_DETAIL_WORD       /* an in-use chunk's head */
 #define BA_DETAIL_HUGE_OVERHEAD   (2 * BA_DETAIL_WORD) /* a huge chunk has no next prev_foot to use */
@@ -120,6 +128,9 @@ BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 #define BA_DETAIL_MAX_SMALL_SIZE  (BA_DETAIL_MIN_LARGE_SIZE - 1)
 #define BA_DETAIL_MAX_SMALL_REQUEST (BA_DETAIL_MAX_SMALL_SIZE - BA_DETAIL_ALIGN_MASK - BA_DETAIL_CHUNK_OVERHEAD)
 #define BA_DETAIL_SIZE_BITS       (sizeof(size_t) * 8u)
+/* Freed small chunks each quick list holds before frees coalesce again (glibc's tcache holds 7 a
+ * size): enough for random-size churn to find most sizes there, little memory kept from reuse. */
+#define BA_DETAIL_QUICK_LIMIT     8u
 
 /* Defaults. Numbers from dlmalloc and glibc unless said otherwise. */
 #define BA_DETAIL_COMMIT_GRANULE       ((size_t)64 << 10)
@@ -232,6 +243,13 @@ struct ba_heap {
    ba_heap *registry_next;          /* every heap, for fork */
    ba_heap *registry_prev;
    ba_detail_chunk smallbins[BA_DETAIL_NSMALLBINS];  /* ring heads; valid while the map bit is set */
+   /* Quick lists: freed small chunks of one exact size each, linked through their first payload
+    * word, left in use (flag QUICK) so that nothing coalesces with them until they are flushed.
+    * A free and the next malloc of a size then touch one chunk instead of its neighbours and
+    * two bin lists (ptmalloc's fast bins; glibc's tcache does the same per thread). */
+   ba_detail_chunk *quick[BA_DETAIL_NSMALLBINS];
+   unsigned char quick_count[BA_DETAIL_NSMALLBINS];
+   size_t quick_chunks;
    ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
 };
 
@@ -620,6 +638,92 @@ BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t ps
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Quick lists (see struct ba_heap)
+ * ------------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN ba_detail_ch **ba_detail_quick_link(ba_detail_ch *p) { return (ba_detail_ch **)ba_detail_chunk2mem(p); }
+
+/* Holds freed small chunk p (size psize) in its quick list. Returns 0 when the list is full. */
+BA_DETAIL_FN int ba_detail_quick_push(ba_heap *h, ba_detail_ch *p, size_t psize)
+{
+   unsigned i = ba_detail_small_index(psize);
+   if (h->quick_count[i] >= BA_DETAIL_QUICK_LIMIT) return 0;
+   *ba_detail_quick_link(p) = h->quick[i];
+   /* The chunk's last word (the next chunk's prev_foot) names its size, as a free chunk's does:
+    * backward expansion of the next chunk finds it so (ba_detail_quick_release_before). */
+   ba_detail_plus(p, psize)->prev_foot = psize;
+   h->quick[i] = p;
+   ++h->quick_count[i];
+   ++h->quick_chunks;
+   p->head |= BA_DETAIL_QUICK;
+   return 1;
+}
+
+/* Returns: the chunk freed last into quick list i, now in use again, or null. */
+BA_DETAIL_FN ba_detail_ch *ba_detail_quick_pop(ba_heap *h, unsigned i)
+{
+   ba_detail_ch *p = h->quick[i];
+   if (p) {
+      h->quick[i] = *ba_detail_quick_link(p);
+      --h->quick_count[i];
+      --h->quick_chunks;
+      p->head &= ~BA_DETAIL_QUICK;
+   }
+   return p;
+}
+
+/* Frees quick chunk p into the bins (coalescing), wherever it is in its list. */
+BA_DETAIL_FN void ba_detail_quick_release(ba_heap *h, ba_detail_ch *p)
+{
+   size_t size = ba_detail_chunksize(p);
+   unsigned i = ba_detail_small_index(size);
+   ba_detail_ch **link = &h->quick[i];
+   while (*link != p) link = ba_detail_quick_link(*link);
+   *link = *ba_detail_quick_link(p);
+   --h->quick_count[i];
+   --h->quick_chunks;
+   ba_detail_dispose_chunk(h, p, size);
+}
+
+/* If the chunk before in-use chunk p is a quick chunk, frees it into the bins (p then has a free
+ * chunk before it) and returns 1; else returns 0. The word before p's head is that chunk's size
+ * (written by quick_push) or its owner's data: it is believed only if the quick list of that
+ * size holds the chunk it points to, found without reading memory the word names. */
+BA_DETAIL_FN int ba_detail_quick_release_before(ba_heap *h, ba_detail_ch *p)
+{
+#if defined(BA_DETAIL_TSAN)
+   /* The word may be the owner's, written by another thread: ThreadSanitizer would rightly call
+    * the read a race. Backward expansion into quick chunks is left out of TSan builds. */
+   (void)h; (void)p;
+   return 0;
+#else
+   size_t f = p->prev_foot;
+   ba_detail_ch *q, *prev;
+   if ((f & BA_DETAIL_ALIGN_MASK) != 0 || f < BA_DETAIL_MIN_CHUNK || f > BA_DETAIL_MAX_SMALL_SIZE || h->quick_chunks == 0)
+      return 0;
+   prev = ba_detail_minus(p, f);
+   for (q = h->quick[ba_detail_small_index(f)]; q; q = *ba_detail_quick_link(q)) {
+      if (q == prev) {
+         ba_detail_quick_release(h, prev);
+         return 1;
+      }
+   }
+   return 0;
+#endif
+}
+
+/* Frees every quick chunk into the bins: before the heap grows, trims or releases a segment, so
+ * that memory held for reuse never makes the heap larger or an allocation fail. */
+BA_DETAIL_FN void ba_detail_quick_flush(ba_heap *h)
+{
+   unsigned i;
+   ba_detail_ch *p;
+   if (h->quick_chunks == 0) return;
+   for (i = 0; i < BA_DETAIL_NSMALLBINS; ++i)
+      while ((p = ba_detail_quick_pop(h, i)) != 0) ba_detail_dispose_chunk(h, p, ba_detail_small_index2size(i));
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Locks: a test-and-test-and-set spinlock. The uncontended path is one atomic exchange; under
  * contention it spins briefly, then yields (the holder may be descheduled on few cores).
  * ------------------------------------------------------------------------------------------- */
@@ -913,6 +1017,7 @@ BA_DETAIL_FN size_t ba_detail_release_unused_segments(ba_heap *h)
 {
    size_t released = 0;
    ba_detail_segment **link = &h->segments;
+   ba_detail_quick_flush(h);
    while (*link) {
       ba_detail_segment *s = *link;
       ba_detail_ch *first = (ba_detail_ch *)(void *)s->chunks_begin;
@@ -936,7 +1041,9 @@ BA_DETAIL_FN size_t ba_detail_release_unused_segments(ba_heap *h)
 BA_DETAIL_FN size_t ba_detail_sys_trim(ba_heap *h, size_t pad)
 {
    size_t released = 0;
-   ba_detail_segment *s = h->top_segment;
+   ba_detail_segment *s;
+   ba_detail_quick_flush(h);
+   s = h->top_segment;
    if (s && !(s->flags & BA_DETAIL_SEGMENT_EXTERNAL) && pad < BA_DETAIL_MAX_REQUEST) {
       size_t page = ba_detail_page();
       char *keep = (char *)h->top + BA_DETAIL_MIN_CHUNK + pad + BA_DETAIL_FENCE_SIZE;
@@ -1175,7 +1282,10 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
    void *mem;
    if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
       unsigned idx = ba_detail_small_index(nb);
-      uint64_t smallbits = h->smallmap >> idx;
+      uint64_t smallbits;
+      ba_detail_ch *quick = ba_detail_quick_pop(h, idx);
+      if (quick) return ba_detail_chunk2mem(quick);
+      smallbits = h->smallmap >> idx;
       if ((smallbits & 3u) != 0) {
          /* An exact fit, or one 16 bytes larger (too small a remainder to split off). */
          ba_detail_ch *b, *p;
@@ -1224,6 +1334,11 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
       ba_detail_set_size_and_pinuse_of_inuse(p, nb);
       return ba_detail_chunk2mem(p);
    }
+   /* Before the heap grows, what the quick lists hold may coalesce into a fit. */
+   if (h->quick_chunks != 0 && !(allow_huge && nb >= h->mmap_threshold)) {
+      ba_detail_quick_flush(h);
+      return ba_detail_malloc_chunk(h, nb, allow_huge);
+   }
    return ba_detail_sys_alloc(h, nb, allow_huge);
 }
 
@@ -1268,7 +1383,7 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
       if (ba_detail_in_huge_list(h, p)) return p;
       ba_detail_usage_error(h, "free of a pointer that did not come from this heap", mem);
    }
-   if (BA_DETAIL_UNLIKELY(!ba_detail_cinuse(p)))
+   if (BA_DETAIL_UNLIKELY(!ba_detail_cinuse(p) || (p->head & BA_DETAIL_QUICK)))
       ba_detail_usage_error(h, "double free (or a pointer into a block)", mem);
    if (BA_DETAIL_UNLIKELY(ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK || !ba_detail_in_segments(h, ba_detail_plus(p, ba_detail_chunksize(p) - 1))
                           || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))))
@@ -1278,7 +1393,7 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
       if (BA_DETAIL_UNLIKELY(!ba_detail_huge_valid(h, p))) ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
       return p;
    }
-   if (BA_DETAIL_UNLIKELY((char *)p < h->least_addr || !ba_detail_cinuse(p)
+   if (BA_DETAIL_UNLIKELY((char *)p < h->least_addr || (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) != BA_DETAIL_CINUSE
                           || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))
                           || ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK))
       ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
@@ -1312,6 +1427,10 @@ BA_DETAIL_FN void ba_detail_free_chunk(ba_heap *h, ba_detail_ch *p)
    ba_detail_block_died(ba_detail_chunk2mem(p), ba_detail_usable(p));
    if (ba_detail_is_huge(p)) { ba_detail_huge_free(h, p); return; }
    psize = ba_detail_chunksize(p);
+   /* A chunk before the top merges into it instead: held there, it would keep every chunk freed
+    * below it from reaching the top (and the top from being trimmed). */
+   if (psize <= BA_DETAIL_MAX_SMALL_SIZE && ba_detail_plus(p, psize) != h->top && ba_detail_quick_push(h, p, psize))
+      return;
    ba_detail_dispose_chunk(h, p, psize);
    ba_detail_count_release(h, psize);
    ba_detail_maybe_trim(h);
@@ -1356,6 +1475,8 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
    if (ba_detail_is_huge(p))
       return ba_detail_huge_resize(h, p, max_nb) || (min_nb < max_nb && ba_detail_huge_resize(h, p, min_nb));
    next = ba_detail_plus(p, size);
+   /* A quick chunk after p is free memory held for reuse: growing in place is worth more. */
+   if (next != h->top && (next->head & BA_DETAIL_QUICK)) ba_detail_quick_release(h, next);
    if (next == h->top) {
       size_t avail;
       if (size + h->topsize < max_nb + BA_DETAIL_MIN_CHUNK
@@ -1399,7 +1520,8 @@ BA_DETAIL_FN int ba_detail_expand_bwd(ba_heap *h, ba_detail_ch **pp, size_t step
 {
    ba_detail_ch *p = *pp, *prev, *next, *q;
    size_t prevsize, size, fwd = 0, have, kmin, kmax, k, rest, newsize;
-   if (ba_detail_is_huge(p) || ba_detail_pinuse(p)) return 0;
+   if (ba_detail_is_huge(p)) return 0;
+   if (ba_detail_pinuse(p) && !ba_detail_quick_release_before(h, p)) return 0;
    prevsize = p->prev_foot;
    prev = ba_detail_minus(p, prevsize);
    size = ba_detail_chunksize(p);
@@ -1838,6 +1960,7 @@ typedef struct ba_detail_tally {
    size_t inuse_chunks, inuse_bytes;
    size_t free_chunks, free_bytes;   /* top and designated victim included */
    size_t binned_chunks;             /* free chunks that must be found in a bin */
+   size_t quick_chunks;              /* in-use chunks flagged QUICK: each in its quick list */
    size_t segments, committed;
    size_t huge_blocks, huge_committed;
    int found_top, found_dv;
@@ -1897,8 +2020,16 @@ BA_DETAIL_FN const char *ba_detail_walk_segment(const ba_heap *h, const ba_detai
          t->free_bytes += size;
       } else if (ba_detail_cinuse(p)) {
          if (!ba_detail_pinuse(next)) BA_DETAIL_FAIL("the chunk after an in-use chunk lacks PINUSE", next);
-         ++t->inuse_chunks;
-         t->inuse_bytes += size;
+         if (p->head & BA_DETAIL_QUICK) {
+            /* Free memory to the owner and the statistics, an in-use chunk to its neighbours. */
+            if (!ba_detail_is_small(size)) BA_DETAIL_FAIL("a large chunk is flagged as held in a quick list", p);
+            ++t->quick_chunks;
+            ++t->free_chunks;
+            t->free_bytes += size;
+         } else {
+            ++t->inuse_chunks;
+            t->inuse_bytes += size;
+         }
       } else {
          const char *what = ba_detail_walk_free_chunk(h, p, size, t, where);
          if (what) return what;
@@ -1968,6 +2099,29 @@ BA_DETAIL_FN const char *ba_detail_walk_bins(const ba_heap *h, const ba_detail_t
    return 0;
 }
 
+/* Checks the quick lists against the chunks the segment walk found flagged QUICK. */
+BA_DETAIL_FN const char *ba_detail_walk_quick(const ba_heap *h, const ba_detail_tally *t, const void **where)
+{
+   size_t total = 0;
+   unsigned i;
+   for (i = 0; i < BA_DETAIL_NSMALLBINS; ++i) {
+      unsigned count = 0;
+      ba_detail_ch *q;
+      for (q = h->quick[i]; q; q = *ba_detail_quick_link(q)) {
+         /* A write after free lands on the link first: look at it before following it. */
+         if ((char *)q < h->least_addr || ((uintptr_t)ba_detail_chunk2mem(q) & BA_DETAIL_ALIGN_MASK) != 0)
+            BA_DETAIL_FAIL("a quick list's link is overwritten (a use after free?)", q);
+         if (++count > h->quick_count[i]) BA_DETAIL_FAIL("a quick list holds more chunks than it counts (a cycle, or a use after free?)", q);
+         if (!(q->head & BA_DETAIL_QUICK) || !ba_detail_cinuse(q)) BA_DETAIL_FAIL("a chunk in a quick list is not flagged QUICK (a use after free?)", q);
+         if (ba_detail_chunksize(q) != ba_detail_small_index2size(i)) BA_DETAIL_FAIL("a quick list holds a chunk of another size", q);
+      }
+      if (count != h->quick_count[i]) BA_DETAIL_FAIL("a quick list holds fewer chunks than it counts", &h->quick[i]);
+      total += count;
+   }
+   if (total != h->quick_chunks || total != t->quick_chunks) BA_DETAIL_FAIL("chunks flagged QUICK are missing from the quick lists", h);
+   return 0;
+}
+
 BA_DETAIL_FN const char *ba_detail_walk_huge(const ba_heap *h, ba_detail_tally *t, const void **where)
 {
    const ba_detail_huge_header *hh, *prev = 0;
@@ -1999,6 +2153,7 @@ BA_DETAIL_FN const char *ba_detail_walk(const ba_heap *h, ba_detail_tally *t, co
    if (h->dv && (!t->found_dv || h->dvsize < BA_DETAIL_MIN_CHUNK)) BA_DETAIL_FAIL("the designated victim lies in no segment", h->dv);
    if (!h->dv && h->dvsize != 0) BA_DETAIL_FAIL("dvsize is set without a designated victim", h);
    if ((what = ba_detail_walk_bins(h, t, where)) != 0) return what;
+   if ((what = ba_detail_walk_quick(h, t, where)) != 0) return what;
    if ((what = ba_detail_walk_huge(h, t, where)) != 0) return what;
    if (h->huge_blocks != t->huge_blocks || h->huge_bytes != t->huge_committed)
       BA_DETAIL_FAIL("the huge block statistics disagree with the blocks", h);
