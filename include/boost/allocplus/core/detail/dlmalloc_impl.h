@@ -765,9 +765,11 @@ BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
 {
    if (h->use_lock && !ba_detail_single_threaded()) ba_detail_spin_lock(&h->lock_word);
 }
+/* Clearing a lock that was skipped is harmless (no other thread exists to hold it), and cheaper
+ * than asking again whether it was taken. */
 BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
 {
-   if (h->use_lock && !ba_detail_single_threaded()) ba_detail_spin_unlock(&h->lock_word);
+   if (h->use_lock) ba_detail_spin_unlock(&h->lock_word);
 }
 
 /* ---------------------------------------------------------------------------------------------
