@@ -697,8 +697,13 @@ BA_DETAIL_FN int ba_detail_quick_release_before(ba_heap *h, ba_detail_ch *p)
    (void)h; (void)p;
    return 0;
 #else
-   size_t f = p->prev_foot;
+   size_t f;
    ba_detail_ch *q, *prev;
+#  if defined(BA_DETAIL_VALGRIND)
+   /* Memcheck would report the read of the owner's word, perhaps never written, as undefined. */
+   if (RUNNING_ON_VALGRIND) return 0;
+#  endif
+   f = p->prev_foot;
    if ((f & BA_DETAIL_ALIGN_MASK) != 0 || f < BA_DETAIL_MIN_CHUNK || f > BA_DETAIL_MAX_SMALL_SIZE || h->quick_chunks == 0)
       return 0;
    prev = ba_detail_minus(p, f);
