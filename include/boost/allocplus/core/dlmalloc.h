@@ -171,7 +171,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 /* Returns: a block of at least n bytes, or null if memory is exhausted (or n is near SIZE_MAX). */
 BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n);
-/* Effects: frees p (null is ignored). p must come from the default heap. A block of up to 1008
+/* Effects: frees p (null is ignored). p must come from the default heap. A block of up to 1000
  * bytes is kept (up to 8 a size) for the next request of its size and coalesces with its
  * neighbours when the heap would otherwise grow or trim (see doc/core.md, "quick lists"). */
 BOOST_ALLOCPLUS_CORE_API void  ba_free(void *p);
