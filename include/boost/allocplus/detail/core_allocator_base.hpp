@@ -81,6 +81,12 @@ public:
    [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
    {
       if (n > max_objects<T>()) throw_bad_array_new_length();
+      if constexpr (!malloc_exposes_whole_blocks) {
+         std::size_t received = 0;
+         void *p = source().command(allocate_new, sizeof(T), alignof(T), n, n, &received, nullptr).first;
+         if (!p) throw_bad_alloc();
+         return {static_cast<T *>(p), received};
+      }
       void *p = allocate_bytes(n * sizeof(T));
       if (!p) throw_bad_alloc();
       return {static_cast<T *>(p), objects_in(static_cast<T *>(p))};
@@ -90,6 +96,16 @@ public:
    size_type max_size() const noexcept { return max_objects<T>(); }
 
 protected:
+   //! Under ASan the core's malloc exposes the requested bytes only (the rest of the block stays
+   //! poisoned), so a size read back from a malloc'd block is the request, not the block: the
+   //! paths that report a received size then ask the core's command, which exposes all of it.
+   //! Without this a vector under ASan would come back for slack it was never told of.
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   static constexpr bool malloc_exposes_whole_blocks = false;
+#else
+   static constexpr bool malloc_exposes_whole_blocks = true;
+#endif
+
    core_allocator_v1() = default;
    explicit core_allocator_v1(const Source &s) noexcept : Source(s) {}
 
@@ -173,7 +189,8 @@ public:
       }
       // Without a block to expand, the command is an allocation: the malloc path, shorter than
       // the command's (measured: a tenth of the cost of a small vector's growth).
-      if (!reuse && (command & allocate_new) && !(command & (zero_memory | shrink_in_place | try_shrink_in_place)))
+      if (base::malloc_exposes_whole_blocks && !reuse && (command & allocate_new)
+          && !(command & (zero_memory | shrink_in_place | try_shrink_in_place)))
          return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation);
       std::size_t received = 0;
       const ba_command_ret r =
