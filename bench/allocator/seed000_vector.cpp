@@ -41,6 +41,7 @@
 #include <boost/container/vector.hpp>
 
 #include "benchmark_kit.hpp"
+#include "seed000_my_int.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -53,20 +54,7 @@ namespace {
 namespace ba = boost::allocplus;
 namespace bc = boost::container;
 
-class my_int {
-public:
-   my_int(int i = 0) noexcept : int_(i) {}
-   my_int(const my_int &other) noexcept : int_(other.int_) {}
-   my_int &operator=(const my_int &other) noexcept
-   {
-      int_ = other.int_;
-      return *this;
-   }
-   int get() const noexcept { return int_; }
-
-private:
-   int int_;
-};
+using allocplus_bench::my_int;
 
 constexpr std::size_t scale_down = 100;   // benchmark iteration = 1/100 of the seed's iterations
 constexpr std::size_t shrink_step = 5;
