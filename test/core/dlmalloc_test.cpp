@@ -1584,6 +1584,40 @@ BOOST_FIXTURE_TEST_CASE(trim_threshold_returns_a_large_free_top_by_itself, fresh
    BOOST_TEST(s.system_bytes + 8 * MiB <= s.peak_system_bytes, "system_bytes " << s.system_bytes);
 }
 
+namespace {
+// Builds and frees `total` bytes `rounds` times; returns, per round, whether the heap gave the
+// memory back by itself (its footprint after the free fell below half of what it held).
+std::vector<bool> trims_per_round(ba_heap *h, std::size_t total, int rounds)
+{
+   std::vector<bool> trimmed;
+   for (int i = 0; i < rounds; ++i) {
+      churn_and_free_all(h, total);
+      trimmed.push_back(stats_of(h).system_bytes < total / 2);
+   }
+   return trimmed;
+}
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(a_heap_that_rebuilds_what_it_trimmed_stops_trimming_it, fresh_heap)
+{
+   // 6 MiB over the default 2 MiB threshold: trimmed, regrown (threshold 4 MiB), trimmed,
+   // regrown (8 MiB), then kept: the loop stops faulting the same pages in every round.
+   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 8);
+   BOOST_TEST(t[0], "the first free of a large top gives it back");
+   BOOST_TEST(std::count(t.begin(), t.end(), true) <= 2);
+   BOOST_TEST(!t[5]);
+   BOOST_TEST(!t[6]);
+   BOOST_TEST(!t[7]);
+   ALLOCPLUS_CHECK_HEAP(h);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_trim_threshold_the_user_set_stays_where_it_was_set, fresh_heap)
+{
+   BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_TRIM_THRESHOLD, 2 * MiB) == 1);
+   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 6);
+   BOOST_TEST(std::count(t.begin(), t.end(), true) == 6);
+}
+
 BOOST_FIXTURE_TEST_CASE(trim_threshold_of_size_max_and_release_rate_0_keep_memory, fresh_heap)
 {
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_TRIM_THRESHOLD, size_max) == 1);

@@ -138,6 +138,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 #define BA_DETAIL_TRIM_THRESHOLD       ((size_t)2 << 20)
 #define BA_DETAIL_MMAP_THRESHOLD       ((size_t)256 << 10)
 #define BA_DETAIL_MMAP_THRESHOLD_MAX   ((size_t)32 << 20)  /* the dynamic threshold stops here */
+#define BA_DETAIL_TRIM_THRESHOLD_MAX   ((size_t)64 << 20)  /* and the trim threshold's here */
 #define BA_DETAIL_RELEASE_RATE         ((size_t)4095)
 /* Address space reserved per segment: the default heap's is large so it rarely needs a second
  * segment; a created heap's is smaller since programs may create many. */
@@ -209,6 +210,7 @@ typedef struct ba_detail_huge_header {
 #define BA_DETAIL_HEAP_NO_SYSTEM    8u  /* lives in a caller's buffer: no mmap at all */
 #define BA_DETAIL_HEAP_EMBEDDED    16u  /* the record lives in its own first segment */
 #define BA_DETAIL_HEAP_USER_RESERVE 32u /* the huge reserve was set: reserve exactly that */
+#define BA_DETAIL_HEAP_TRIMMED     64u  /* the top was trimmed on its own since the heap last grew */
 
 struct ba_heap {
    int lock_word;
@@ -956,6 +958,21 @@ BA_DETAIL_FN ba_detail_segment *ba_detail_place_segment(char *base, size_t reser
    return s;
 }
 
+/* The heap has just grown. If it trimmed its top on its own since it last grew, the memory it
+ * gave back was wanted again: the trim threshold doubles (up to BA_DETAIL_TRIM_THRESHOLD_MAX,
+ * and never when the user set it). A program that frees and rebuilds the same megabytes in a
+ * loop (a large container destroyed and built again) then stops paying a page fault per page
+ * for them after a round or two; the hysteresis is counted in trims, so it is deterministic.
+ * glibc raises its threshold for a like reason, when a mapped block is freed. */
+BA_DETAIL_FN void ba_detail_grown(ba_heap *h)
+{
+   if ((h->flags & (BA_DETAIL_HEAP_TRIMMED | BA_DETAIL_HEAP_USER_TRIM)) == BA_DETAIL_HEAP_TRIMMED
+       && h->trim_threshold < BA_DETAIL_TRIM_THRESHOLD_MAX)
+      h->trim_threshold *= 2;
+   h->flags &= ~BA_DETAIL_HEAP_TRIMMED;
+   h->trim_check = h->trim_threshold;
+}
+
 /* Grows the top chunk by committing more of the top segment, so that it holds at least `bytes`
  * (a chunk of that size plus the minimum top). Returns 1 on success. */
 BA_DETAIL_FN int ba_detail_grow_top(ba_heap *h, size_t bytes)
@@ -979,7 +996,7 @@ BA_DETAIL_FN int ba_detail_grow_top(ba_heap *h, size_t bytes)
    h->topsize += want;
    h->top->head = h->topsize | BA_DETAIL_PINUSE;
    ba_detail_write_fence(s);
-   h->trim_check = h->trim_threshold;
+   ba_detail_grown(h);
    return 1;
 }
 
@@ -1015,7 +1032,7 @@ BA_DETAIL_FN int ba_detail_new_segment(ba_heap *h, size_t nb)
       ba_detail_insert_chunk(h, old, oldsize);
    }
    ba_detail_top_from_segment(h, s);
-   h->trim_check = h->trim_threshold;
+   ba_detail_grown(h);
    return 1;
 }
 
@@ -1414,6 +1431,7 @@ BA_DETAIL_FN void ba_detail_maybe_trim(ba_heap *h)
 {
    if (BA_DETAIL_UNLIKELY(h->topsize > h->trim_check)) {
       if (ba_detail_sys_trim(h, h->top_pad) == 0) h->trim_check = ~(size_t)0;
+      else h->flags |= BA_DETAIL_HEAP_TRIMMED;
    }
 }
 
