@@ -12,6 +12,8 @@
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
 #include <boost/allocplus/is_trivially_relocatable.hpp>
+#include <boost/allocplus/detail/iterator_category.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/vector_annotation.hpp>   // ASan: spare capacity unaddressable
 #include <boost/allocplus/detail/uninitialized_relocate.hpp>
 #include <boost/allocplus/detail/vector_insert_proxy.hpp>    // what one growth path inserts
@@ -55,36 +57,6 @@ inline vector_alloc_stats &thread_vector_alloc_stats() noexcept
 #else
 #define BOOST_ALLOCPLUS_VECTOR_COUNT(field) ((void)0)
 #endif
-
-template <class It>
-using require_input_iterator = std::enable_if_t<
-   std::is_convertible<typename std::iterator_traits<It>::iterator_category, std::input_iterator_tag>::value>;
-
-template <class It>
-constexpr bool is_forward_iterator() noexcept
-{
-   return std::is_convertible<typename std::iterator_traits<It>::iterator_category, std::forward_iterator_tag>::value;
-}
-
-[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_length_error(const char *what)
-{
-#if defined(BOOST_NO_EXCEPTIONS)
-   (void)what;
-   std::abort();
-#else
-   throw std::length_error(what);
-#endif
-}
-
-[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_out_of_range(const char *what)
-{
-#if defined(BOOST_NO_EXCEPTIONS)
-   (void)what;
-   std::abort();
-#else
-   throw std::out_of_range(what);
-#endif
-}
 
 } // namespace detail
 

@@ -3,7 +3,7 @@
 #ifndef BOOST_ALLOCPLUS_DETAIL_THROW_EXCEPTION_HPP
 #define BOOST_ALLOCPLUS_DETAIL_THROW_EXCEPTION_HPP
 
-// The exceptions of the allocators, thrown from functions kept out of line (and cold), so an
+// The exceptions of the allocators and containers, thrown from functions kept out of line (and cold), so an
 // allocation's fast path holds a call, not the code that builds and throws an exception. Without
 // exceptions (-fno-exceptions) they abort.
 
@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 
 namespace boost { namespace allocplus { namespace detail {
 
@@ -35,6 +36,27 @@ namespace boost { namespace allocplus { namespace detail {
    std::abort();
 #else
    throw std::bad_array_new_length();
+#endif
+}
+
+//! A container would exceed its max_size(): `what` names the container and the operation.
+[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_length_error(const char *what)
+{
+#if defined(BOOST_NO_EXCEPTIONS)
+   (void)what;
+   std::abort();
+#else
+   throw std::length_error(what);
+#endif
+}
+
+[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_out_of_range(const char *what)
+{
+#if defined(BOOST_NO_EXCEPTIONS)
+   (void)what;
+   std::abort();
+#else
+   throw std::out_of_range(what);
 #endif
 }
 
