@@ -52,9 +52,12 @@ fi
 if [[ "$(id -u)" -eq 0 ]]; then
   echo "allocplus: installing missing Debian packages: ${missing[*]}" >&2
   apt-get update
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  # "libboost1.74-dev-" keeps Debian's default Boost out: its headers conflict with 1.81's, and
+  # apt's resolver otherwise reaches for it while placing python3-matplotlib's dependencies
+  # (seen: "libboost1.81-dev : Conflicts: libboost1.74-dev"), which fails the whole install.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" libboost1.74-dev-
 else
   echo "allocplus: missing Debian packages; run as root:" >&2
-  echo "sudo apt-get install -y ${missing[*]}" >&2
+  echo "sudo apt-get install -y --no-install-recommends ${missing[*]} libboost1.74-dev-" >&2
   exit 2
 fi
