@@ -800,6 +800,8 @@ private:
          if (!moved) detail::relocate_within(al(), r + gap, r, count);
          throw;
       }
+#else
+      (void)moved;
 #endif
       m_.size = count + n;
       return r + at;

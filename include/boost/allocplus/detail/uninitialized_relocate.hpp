@@ -60,6 +60,8 @@ void construct_each(A &a, T *dst, std::size_t n, Build build)
       destroy_n(a, dst, i);
       throw;
    }
+#else
+   (void)a;
 #endif
 }
 
