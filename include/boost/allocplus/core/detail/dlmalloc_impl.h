@@ -209,7 +209,6 @@ typedef struct ba_detail_huge_header {
 #define BA_DETAIL_HEAP_NO_SYSTEM    8u  /* lives in a caller's buffer: no mmap at all */
 #define BA_DETAIL_HEAP_EMBEDDED    16u  /* the record lives in its own first segment */
 #define BA_DETAIL_HEAP_USER_RESERVE 32u /* the huge reserve was set: reserve exactly that */
-#define BA_DETAIL_HEAP_TRIMMED     64u  /* the top was trimmed on its own since the heap last grew */
 
 struct ba_heap {
    int lock_word;
@@ -228,6 +227,9 @@ struct ba_heap {
    size_t segment_reserve;
    size_t trim_threshold;
    size_t trim_check;               /* trim_threshold, or SIZE_MAX after a trim found nothing */
+   /* The top was trimmed on its own since the heap last grew. Not a flag: flags is read without
+    * the lock (whether the heap is ready), so it is written only before the heap is shared. */
+   int trimmed_since_growth;
    size_t mmap_threshold;
    size_t release_rate;
    size_t release_countdown;
@@ -854,6 +856,13 @@ BA_DETAIL_FN void ba_detail_heap_init(ba_heap *h, size_t segment_reserve, int lo
    h->least_addr = (char *)~(uintptr_t)0;
 }
 
+/* Sets a flag of a heap that may be shared: flags is read without the lock (whether the heap
+ * is ready), so writes after the heap is published are atomic. */
+BA_DETAIL_FN void ba_detail_set_flag(ba_heap *h, unsigned flag)
+{
+   __atomic_fetch_or(&h->flags, flag, __ATOMIC_RELAXED);
+}
+
 BA_DETAIL_FN void ba_detail_init_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
@@ -965,10 +974,10 @@ BA_DETAIL_FN ba_detail_segment *ba_detail_place_segment(char *base, size_t reser
  * glibc raises its threshold for a like reason, when a mapped block is freed. */
 BA_DETAIL_FN void ba_detail_grown(ba_heap *h)
 {
-   if ((h->flags & (BA_DETAIL_HEAP_TRIMMED | BA_DETAIL_HEAP_USER_TRIM)) == BA_DETAIL_HEAP_TRIMMED
+   if (h->trimmed_since_growth && !(h->flags & BA_DETAIL_HEAP_USER_TRIM)
        && h->trim_threshold < BA_DETAIL_TRIM_THRESHOLD_MAX)
       h->trim_threshold *= 2;
-   h->flags &= ~BA_DETAIL_HEAP_TRIMMED;
+   h->trimmed_since_growth = 0;
    h->trim_check = h->trim_threshold;
 }
 
@@ -1430,7 +1439,7 @@ BA_DETAIL_FN void ba_detail_maybe_trim(ba_heap *h)
 {
    if (BA_DETAIL_UNLIKELY(h->topsize > h->trim_check)) {
       if (ba_detail_sys_trim(h, h->top_pad) == 0) h->trim_check = ~(size_t)0;
-      else h->flags |= BA_DETAIL_HEAP_TRIMMED;
+      else h->trimmed_since_growth = 1;
    }
 }
 
@@ -2359,11 +2368,11 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
    switch (option) {
    case BA_OPTION_TRIM_THRESHOLD:
       h->trim_threshold = h->trim_check = value;
-      h->flags |= BA_DETAIL_HEAP_USER_TRIM;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_TRIM);
       break;
    case BA_OPTION_MMAP_THRESHOLD:
       if (!(h->flags & BA_DETAIL_HEAP_NO_SYSTEM)) h->mmap_threshold = value;
-      h->flags |= BA_DETAIL_HEAP_USER_MMAP;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_MMAP);
       break;
    case BA_OPTION_RELEASE_RATE:
       h->release_rate = h->release_countdown = value;
@@ -2371,7 +2380,7 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
    case BA_OPTION_HUGE_RESERVE:
       if (value > BA_DETAIL_MAX_REQUEST) value = BA_DETAIL_MAX_REQUEST;
       h->huge_reserve = value;
-      h->flags |= BA_DETAIL_HEAP_USER_RESERVE;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_RESERVE);
       break;
    default:
       known = 0;
