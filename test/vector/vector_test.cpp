@@ -674,3 +674,60 @@ BOOST_AUTO_TEST_CASE(pmr_elements_use_the_vectors_resource)
    for (const auto &s : v) BOOST_REQUIRE(s.get_allocator().resource() == &pool);
    BOOST_TEST(v.size() == 400u);
 }
+
+// --- what std asks of T, and no more; what std promises, and no less -----------------------------
+
+namespace {
+//! Move-constructible but not assignable (a const member): std::vector appends such elements.
+struct not_assignable {
+   const int id;
+   std::string name;
+};
+
+//! Overloads unary & (as COM-style handles do): containers must take addresses with addressof.
+struct handle {
+   int value;
+   int **operator&() const { return nullptr; }
+};
+} // namespace
+
+BOOST_AUTO_TEST_CASE(appends_need_no_assignment_of_the_element_type)
+{
+   ba::vector<not_assignable> v;
+   v.reserve(2);
+   v.push_back(not_assignable{1, "one"});
+   v.emplace_back(not_assignable{2, "two"});
+   for (int i = 3; i != 100; ++i) v.push_back(not_assignable{i, "n"});   // growth
+   BOOST_TEST(v.size() == 99u);
+   BOOST_TEST(v[1].name == "two");
+   BOOST_TEST(v.back().id == 99);
+   v.resize(10, not_assignable{0, ""});
+   BOOST_TEST(v.size() == 10u);
+   BOOST_TEST(v[9].id == 10);
+}
+
+BOOST_AUTO_TEST_CASE(values_are_taken_by_addressof_not_operator_address)
+{
+   ba::vector<handle> v(2, handle{4});
+   v.insert(v.begin(), 1, handle{9});
+   v.resize(4, handle{7});
+   v.assign(3, handle{5});
+   v.assign(6, v[0]);   // an element: the growth path must read it through addressof too
+   BOOST_TEST(v.size() == 6u);
+   for (const handle &h : v) BOOST_TEST(h.value == 5);
+}
+
+BOOST_AUTO_TEST_CASE(input_range_insert_that_fails_leaves_the_vector_unchanged)
+{
+   failure_plan plan;
+   using A = failing_allocator<ba::allocator<int>>;
+   ba::vector<int, A> v{A(plan)};
+   v.assign({1, 2, 3, 4});
+   v.shrink_to_fit();
+   std::istringstream in("10 20 30 40 50 60 70 80 90 100 110 120");
+   plan.fail_from(1);   // the first growth fails, after the elements that fitted were appended
+   BOOST_CHECK_THROW(v.insert(v.begin() + 1, std::istream_iterator<int>(in), std::istream_iterator<int>()),
+                     std::bad_alloc);
+   BOOST_TEST(plan.fired());
+   BOOST_TEST(values(v) == (std::vector<int>{1, 2, 3, 4}));
+}

@@ -108,7 +108,7 @@ public:
    //! Effects: n copies of value.
    vector(size_type n, const T &value, const A &a = A()) : m_(a)
    {
-      detail::copy_value_proxy<A, T> p{&value};
+      detail::copy_value_proxy<A, T> p{std::addressof(value)};
       init_n(n, p);
    }
    //! Effects: copies of [first, last) (one allocation for forward iterators).
@@ -145,7 +145,9 @@ public:
    ~vector() { release(); }
 
    //! Copy assignment; the allocator propagates as propagate_on_container_copy_assignment says.
-   //! Strong guarantee when a new buffer is needed, basic otherwise (as std::vector).
+   //! Strong guarantee when a new buffer is needed, basic otherwise (as std::vector); when the
+   //! allocator propagates and the two compare unequal, the old elements go first (as in std),
+   //! so a throwing copy then leaves the vector empty.
    vector &operator=(const vector &other)
    {
       if (this == &other) return *this;
@@ -194,7 +196,7 @@ public:
          shrink_size(n);
       } else {
          std::fill_n(m_.start, m_.size, value);
-         detail::copy_value_proxy<A, T> p{&value};
+         detail::copy_value_proxy<A, T> p{std::addressof(value)};
          construct_at_end(n - m_.size, p);
       }
    }
@@ -273,7 +275,7 @@ public:
    {
       if (n <= m_.cap) return;
       if (n > max_size()) detail::throw_length_error("ba::vector::reserve: n exceeds max_size()");
-      detail::value_init_proxy<A, T> none;
+      detail::no_element_proxy<A, T> none;
       grow_insert(m_.size, 0, none, n, n);
    }
 
@@ -342,7 +344,8 @@ public:
    //! Effects: inserts n copies of value before pos (value may be an element).
    iterator insert(const_iterator pos, size_type n, const T &value)
    {
-      detail::copy_value_proxy<A, T> p{&value};
+      require_move_assignable();
+      detail::copy_value_proxy<A, T> p{std::addressof(value)};
       return insert_n(index_of(pos), n, p);
    }
    //! Effects: inserts [first, last) (not in *this) before pos: with forward iterators in one
@@ -350,13 +353,23 @@ public:
    template <class InputIt, class = detail::require_input_iterator<InputIt>>
    iterator insert(const_iterator pos, InputIt first, InputIt last)
    {
+      require_move_assignable();
       const size_type at = index_of(pos);
       if constexpr (detail::is_forward_iterator<InputIt>()) {
          detail::range_proxy<A, T, InputIt> p{first};
          return insert_n(at, static_cast<size_type>(std::distance(first, last)), p);
       } else {
          const size_type old_size = m_.size;
-         for (; first != last; ++first) emplace_back(*first);
+#if !defined(BOOST_NO_EXCEPTIONS)
+         try {
+#endif
+            for (; first != last; ++first) emplace_back(*first);
+#if !defined(BOOST_NO_EXCEPTIONS)
+         } catch (...) {
+            shrink_size(old_size);   // what was appended goes: the contents are as they were
+            throw;
+         }
+#endif
          std::rotate(m_.start + at, m_.start + old_size, m_.start + m_.size);
          return m_.start + at;
       }
@@ -368,6 +381,7 @@ public:
    template <class... Args>
    iterator emplace(const_iterator pos, Args &&...args)
    {
+      require_move_assignable();
       detail::emplace_proxy<A, T, Args...> p{std::forward_as_tuple(std::forward<Args>(args)...)};
       return insert_n(index_of(pos), 1, p);
    }
@@ -434,7 +448,7 @@ public:
          shrink_size(n);
       } else {
          if (n > max_size()) detail::throw_length_error("ba::vector::resize: n exceeds max_size()");
-         detail::copy_value_proxy<A, T> p{&value};
+         detail::copy_value_proxy<A, T> p{std::addressof(value)};
          insert_n(m_.size, n - m_.size, p);
       }
    }
@@ -704,13 +718,24 @@ private:
       T *const first = m_.start + at;
       T *const mid = m_.start + (m_.size - n);
       if (first == mid) return;
-      if (n == 1) {
-         T value(std::move(*mid));
-         std::move_backward(first, mid, mid + 1);
-         *first = std::move(value);
-      } else {
-         std::rotate(first, mid, m_.start + m_.size);
+      // Appends (push_back, resize, reserve) never get here, and need no assignment of T (as
+      // std); the insertions that do get here require it (require_move_assignable).
+      if constexpr (std::is_move_assignable<T>::value) {
+         if (n == 1) {
+            T value(std::move(*mid));
+            std::move_backward(first, mid, mid + 1);
+            *first = std::move(value);
+         } else {
+            std::rotate(first, mid, m_.start + m_.size);
+         }
       }
+   }
+
+   //! What std requires of T for an insertion before any position (emplace, insert).
+   static constexpr void require_move_assignable() noexcept
+   {
+      static_assert(std::is_move_assignable<T>::value,
+                    "ba::vector: insert and emplace need a move-assignable T (push_back and emplace_back do not)");
    }
 
    //! The slow path of emplace_back: growth, kept out of line so the fast path stays small.

@@ -10,15 +10,24 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__SANITIZE_ADDRESS__)
-#  define BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
+// On by default under ASan; -DBOOST_ALLOCPLUS_ANNOTATE_CONTAINERS=0 turns it off. Every
+// translation unit that touches the same vectors must agree: a vector grown by code built without
+// ASan (a prebuilt library) leaves marks that an ASan unit would misread, as with libstdc++'s
+// _GLIBCXX_SANITIZE_VECTOR.
+#if !defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#  if defined(__SANITIZE_ADDRESS__)
 #    define BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS 1
+#  elif defined(__has_feature)
+#    if __has_feature(address_sanitizer)
+#      define BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS 1
+#    endif
 #  endif
 #endif
+#if !defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#  define BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS 0
+#endif
 
-#if defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#if BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS
 #  include <sanitizer/asan_interface.h>
 #  include <sanitizer/common_interface_defs.h>
 #endif
@@ -28,7 +37,7 @@ namespace boost { namespace allocplus { namespace detail {
 //! Whether the spare capacity of containers is annotated (an ASan build).
 constexpr bool annotates_containers() noexcept
 {
-#if defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#if BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS
    return true;
 #else
    return false;
@@ -45,7 +54,7 @@ constexpr bool annotates_containers() noexcept
 template <class T>
 void annotate_contiguous(const T *start, std::size_t capacity, std::size_t old_size, std::size_t new_size) noexcept
 {
-#if defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#if BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS
    constexpr std::size_t granule = 8;
    if (!start || reinterpret_cast<std::uintptr_t>(start) % granule != 0) return;
    const std::size_t bytes = capacity * sizeof(T) / granule * granule;
@@ -71,7 +80,7 @@ void annotate_contiguous(const T *start, std::size_t capacity, std::size_t old_s
 template <class T>
 void unpoison_buffer(const T *start, std::size_t capacity) noexcept
 {
-#if defined(BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS)
+#if BOOST_ALLOCPLUS_ANNOTATE_CONTAINERS
    if (start && capacity) __asan_unpoison_memory_region(start, capacity * sizeof(T));
 #else
    (void)start, (void)capacity;

@@ -25,6 +25,17 @@
 
 namespace boost { namespace allocplus { namespace detail {
 
+//! Inserts nothing (reserve: growth alone), so it asks nothing of T.
+template <class A, class T>
+struct no_element_proxy {
+   void construct_n(A &, T *, std::size_t) noexcept {}
+   template <class F>
+   void stable(A &, const T *, const T *, F &&f)
+   {
+      f(*this);
+   }
+};
+
 //! Inserts value-initialized elements (resize(n)).
 template <class A, class T>
 struct value_init_proxy {
