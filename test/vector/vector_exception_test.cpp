@@ -12,6 +12,7 @@
 
 #define BOOST_TEST_MODULE allocplus vector exceptions
 #include "support/allocator_test_kit.hpp"
+#include "support/fault_injection.hpp"
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/vector.hpp>
@@ -29,30 +30,6 @@ namespace ba = boost::allocplus;
 
 namespace {
 
-enum class fault { construction, copy, move, allocation };
-const fault every_fault[] = {fault::construction, fault::copy, fault::move, fault::allocation};
-
-const char *name(fault f)
-{
-   switch (f) {
-   case fault::construction: return "construction";
-   case fault::copy: return "copy";
-   case fault::move: return "move";
-   default: return "allocation";
-   }
-}
-
-//! Which guarantee an operation gives under a fault.
-enum class promise { strong, basic };
-
-template <class V>
-std::vector<int> values(const V &v)
-{
-   std::vector<int> r;
-   for (const auto &x : v) r.push_back(x.value());
-   return r;
-}
-
 template <class Elem, class Inner>
 struct fixture {
    using A = failing_allocator<Inner>;
@@ -69,30 +46,10 @@ struct fixture {
       return v;
    }
 
-   void arm(fault f, long k)
-   {
-      switch (f) {
-      case fault::construction: Elem::counters().throw_on_construction(k); break;
-      case fault::copy: Elem::counters().throw_on_copy(k); break;
-      case fault::move: Elem::counters().throw_on_move(k); break;
-      case fault::allocation: plan.fail_on(static_cast<std::size_t>(k)); break;
-      }
-   }
-   bool fired(fault f) const
-   {
-      switch (f) {
-      case fault::construction: return Elem::counters().construction_countdown == 0;
-      case fault::copy: return Elem::counters().copy_countdown == 0;
-      case fault::move: return Elem::counters().move_countdown == 0;
-      default: return plan.fired();
-      }
-   }
-   void disarm()
-   {
-      Elem::counters().never_throw();
-      plan.never_fail();
-   }
-
+   void arm(fault f, long k) { faults().arm(f, k); }
+   bool fired(fault f) { return faults().fired(f); }
+   void disarm() { faults().disarm(); }
+   fault_switch<Elem> faults() { return {plan}; }
    //! Runs op on a fresh vector for k = 1, 2, ... until it completes without meeting its fault.
    void run(const char *op_name, const std::function<void(V &)> &op, const std::function<promise(fault)> &guarantee)
    {
