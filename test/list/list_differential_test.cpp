@@ -10,6 +10,7 @@
 #define BOOST_TEST_MODULE allocplus list differential
 #include "core/test_scale.hpp"
 #include "support/allocator_test_kit.hpp"
+#include "support/fault_injection.hpp"   // as_int
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/list.hpp>
@@ -25,13 +26,6 @@ using namespace allocplus_test;
 namespace ba = boost::allocplus;
 
 namespace {
-
-template <class X>
-int as_int(const X &x)
-{
-   if constexpr (std::is_arithmetic<X>::value) return static_cast<int>(x);
-   else return x.value();
-}
 
 template <class T, class A>
 class model {

@@ -8,6 +8,7 @@
 
 #define BOOST_TEST_MODULE allocplus list
 #include "support/allocator_test_kit.hpp"
+#include "support/fault_injection.hpp"   // as_int, values
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/heap.hpp>
@@ -29,21 +30,6 @@ using namespace allocplus_test;
 namespace ba = boost::allocplus;
 
 namespace {
-
-template <class X>
-int as_int(const X &x)
-{
-   if constexpr (std::is_arithmetic<X>::value) return static_cast<int>(x);
-   else return x.value();
-}
-
-template <class L>
-std::vector<int> values(const L &l)
-{
-   std::vector<int> r;
-   for (const auto &x : l) r.push_back(as_int(x));
-   return r;
-}
 
 //! Every operation of the interface over allocator a, with results checked element by element.
 template <class T, class A>

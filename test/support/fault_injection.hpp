@@ -13,6 +13,7 @@
 #include "support/tracked.hpp"
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace allocplus_test {
@@ -64,12 +65,21 @@ struct fault_switch {
    }
 };
 
+//! The int an element stands for: itself for arithmetic types, value() for tracked ones (reading
+//! it checks that the element is alive).
+template <class X>
+int as_int(const X &x)
+{
+   if constexpr (std::is_arithmetic<X>::value) return static_cast<int>(x);
+   else return x.value();
+}
+
 //! The values of a container of tracked elements, in order (reading each checks it is alive).
 template <class Container>
 std::vector<int> values(const Container &c)
 {
    std::vector<int> r;
-   for (const auto &x : c) r.push_back(x.value());
+   for (const auto &x : c) r.push_back(as_int(x));
    return r;
 }
 

@@ -599,12 +599,11 @@ private:
       return r;
    }
 
-   //! Effects (construction): a buffer of n elements built by proxy; on an exception it is
-   //!   freed (the destructor does not run).
+   //! Returns: a new buffer of at least n elements whose first n are built by proxy.
+   //! Throws: what the allocation or proxy throws; then nothing is left allocated.
    template <class Proxy>
-   void init_n(size_type n, Proxy &proxy)
+   allocation_result<T *, size_type> built_buffer(size_type n, Proxy &proxy)
    {
-      if (n == 0) return;
       allocation_result<T *, size_type> r = new_buffer(n);
 #if !defined(BOOST_NO_EXCEPTIONS)
       try {
@@ -616,10 +615,24 @@ private:
          throw;
       }
 #endif
+      return r;
+   }
+
+   //! Effects: the vector (without a buffer) takes buffer r holding n elements.
+   void adopt(allocation_result<T *, size_type> r, size_type n) noexcept
+   {
       m_.start = r.ptr;
       m_.size = n;
       m_.cap = r.count;
       annotate_from_scratch();
+   }
+
+   //! Effects (construction): a buffer of n elements built by proxy; on an exception it is
+   //!   freed (the destructor does not run).
+   template <class Proxy>
+   void init_n(size_type n, Proxy &proxy)
+   {
+      if (n != 0) adopt(built_buffer(n, proxy), n);
    }
 
    template <class InputIt>
@@ -648,23 +661,10 @@ private:
    void assign_forward(It first, It last, size_type n)
    {
       if (n > m_.cap) {
-         allocation_result<T *, size_type> r = new_buffer(n);
-#if !defined(BOOST_NO_EXCEPTIONS)
-         try {
-#endif
-            detail::range_proxy<A, T, It> p{first};
-            p.construct_n(al(), r.ptr, n);
-#if !defined(BOOST_NO_EXCEPTIONS)
-         } catch (...) {
-            alloc_traits::deallocate(al(), r.ptr, r.count);
-            throw;
-         }
-#endif
+         detail::range_proxy<A, T, It> p{first};
+         const allocation_result<T *, size_type> r = built_buffer(n, p);
          release();
-         m_.start = r.ptr;
-         m_.size = n;
-         m_.cap = r.count;
-         annotate_from_scratch();
+         adopt(r, n);
       } else if (n <= m_.size) {
          T *const new_end = std::copy(first, last, m_.start);
          shrink_size(static_cast<size_type>(new_end - m_.start));
