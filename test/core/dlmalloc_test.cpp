@@ -546,6 +546,58 @@ BOOST_FIXTURE_TEST_CASE(expand_fwd_into_the_top_chunk_keeps_address, fresh_heap)
    ba_heap_free(h, a);
 }
 
+// A forward expansion into the top takes a short path of its own (the one a growing vector
+// takes); zero_memory sends the same request down the general one. Two heaps over buffers laid
+// out alike must then agree on every answer, up to and past the point where the top runs out.
+BOOST_AUTO_TEST_CASE(expand_fwd_into_the_top_answers_as_the_general_path_does)
+{
+   constexpr std::size_t buffer_bytes = 64 * KiB;
+   std::vector<unsigned char> buf_short(buffer_bytes + 64), buf_general(buffer_bytes + 64);
+   auto aligned = [](std::vector<unsigned char> &b) {
+      return b.data() + (64 - reinterpret_cast<std::uintptr_t>(b.data()) % 64) % 64;
+   };
+   for (std::size_t size : {1u, 3u, 4u, 8u, 12u, 24u, 40u}) {
+      for (std::size_t alignment : {0u, 4u, 16u}) {
+         for (std::size_t limit_fraction : {1u, 2u}) {
+            ba_heap *hs = ba_create_heap_over(aligned(buf_short), buffer_bytes, 1);
+            ba_heap *hg = ba_create_heap_over(aligned(buf_general), buffer_bytes, 1);
+            BOOST_REQUIRE(hs && hg);
+            void *ps = ba_heap_malloc(hs, 40), *pg = ba_heap_malloc(hg, 40);
+            BOOST_REQUIRE(ps && pg);
+            BOOST_REQUIRE(distance(aligned(buf_short), ps) == distance(aligned(buf_general), pg));
+            fill(ps, 40, 3);
+            bool failed = false;
+            // Steps of at most 16 bytes (the chunk granularity) where the object size allows,
+            // so that the last few chunks of room in the top are each tried.
+            for (std::size_t preferred = 40 / size + 1; !failed; preferred += size < 16 ? 16 / size : 1) {
+               const std::size_t limit = (preferred + limit_fraction - 1) / limit_fraction;
+               std::size_t rec_s, rec_g;
+               ba_command_ret rs = command(hs, BA_EXPAND_FWD, size, limit, preferred, rec_s, ps, alignment);
+               ba_command_ret rg = command(hg, BA_EXPAND_FWD | BA_ZERO_MEMORY, size, limit, preferred, rec_g, pg, alignment);
+               BOOST_TEST_CONTEXT("size " << size << ", alignment " << alignment << ", limit " << limit
+                                          << ", preferred " << preferred)
+               {
+                  BOOST_TEST((rs.first == ps) == (rg.first == pg));
+                  BOOST_TEST(rs.second == rg.second);
+                  BOOST_TEST(rec_s == rec_g);
+                  BOOST_TEST(ba_usable_size(ps) == ba_usable_size(pg));
+                  BOOST_TEST(stats_of(hs).in_use_bytes == stats_of(hg).in_use_bytes);
+                  BOOST_TEST(stats_of(hs).top_bytes == stats_of(hg).top_bytes);
+                  BOOST_TEST(holds_pattern(ps, 40, 3));
+               }
+               failed = rs.first == nullptr;
+               if (!failed) BOOST_TEST(rec_s >= limit);
+            }
+            BOOST_TEST(ba_usable_size(ps) > buffer_bytes / 2, "the block grew through most of the buffer");
+            ALLOCPLUS_CHECK_HEAP(hs);
+            ALLOCPLUS_CHECK_HEAP(hg);
+            ba_destroy_heap(hs);
+            ba_destroy_heap(hg);
+         }
+      }
+   }
+}
+
 BOOST_FIXTURE_TEST_CASE(expand_fwd_of_a_block_already_holding_preferred_succeeds_in_place, fresh_heap)
 {
    three_blocks b(h, 800, 64);
@@ -1926,6 +1978,61 @@ BOOST_FIXTURE_TEST_CASE(expand_bwd_grows_into_a_held_block_before_it, fresh_heap
    ba_heap_free(h, guard);
 }
 #endif
+
+// Backward expansion takes a held block straight from its quick list: all of it, part of it (the
+// rest goes back as a free chunk), or, when a free chunk lies before it, both together.
+BOOST_AUTO_TEST_CASE(expand_bwd_takes_all_part_or_more_than_a_held_block)
+{
+   enum class take { all, part, with_the_free_chunk_before };
+   for (take how : {take::all, take::part, take::with_the_free_chunk_before}) {
+      fresh_heap heap_of_this_case;
+      ba_heap *h = heap_of_this_case.h;
+      void *lower = ba_heap_malloc(h, 2000);   // too large for a quick list: freed into a bin
+      void *held = ba_heap_malloc(h, 200);
+      void *p = ba_heap_malloc(h, 96);
+      void *guard = ba_heap_malloc(h, 16);
+      BOOST_REQUIRE(lower && held && p && guard);
+      BOOST_REQUIRE(follows(lower, held) && follows(held, p) && follows(p, guard));
+      fill(p, 96, 23);
+      const std::size_t held_chunk = static_cast<std::size_t>(distance(held, p));
+      const std::size_t lower_chunk = static_cast<std::size_t>(distance(lower, held));
+      if (how == take::with_the_free_chunk_before) ba_heap_free(h, lower);
+      ba_heap_free(h, held);   // held in its quick list
+      const std::size_t gain = how == take::all ? held_chunk : how == take::part ? 32 : held_chunk + 1024;
+      const std::size_t objects = (ba_usable_size(p) + gain) / 16;
+      std::size_t rec;
+      ba_command_ret r = command(h, BA_EXPAND_BWD, 16, objects, objects, rec, p);
+      BOOST_TEST_CONTEXT("case " << static_cast<int>(how))
+      {
+         BOOST_REQUIRE(r.first);
+         BOOST_TEST(r.second == 1);
+         BOOST_TEST(rec >= objects);
+         if (how == take::all) BOOST_TEST(r.first == held);
+         if (how == take::part) BOOST_TEST(distance(r.first, p) == 32);
+         if (how == take::with_the_free_chunk_before) {
+            BOOST_TEST(bytes(r.first) < bytes(held));
+            BOOST_TEST(bytes(r.first) >= bytes(lower));
+         }
+         BOOST_TEST(holds_pattern(p, 96, 23));
+         ALLOCPLUS_CHECK_HEAP(h);
+         // What was not taken is free and usable again.
+         if (how == take::part) {
+            void *rest = ba_heap_malloc(h, held_chunk - 32 - 16);
+            BOOST_TEST(rest == held, "the rest of the held block is allocated again at its place");
+            ba_heap_free(h, rest);
+         }
+         if (how == take::with_the_free_chunk_before) {
+            void *rest = ba_heap_malloc(h, lower_chunk - 1024 - 48);
+            BOOST_TEST(rest == lower, "the rest of the free chunk before is allocated again at its place");
+            ba_heap_free(h, rest);
+         }
+      }
+      if (how != take::with_the_free_chunk_before) ba_heap_free(h, lower);
+      ba_heap_free(h, r.first);
+      ba_heap_free(h, guard);
+      ALLOCPLUS_CHECK_HEAP(h);
+   }
+}
 
 BOOST_FIXTURE_TEST_CASE(expand_bwd_is_not_fooled_by_data_that_looks_like_a_size, fresh_heap)
 {

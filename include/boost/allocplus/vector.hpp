@@ -535,8 +535,9 @@ private:
    {
       const size_type most = max_size();
       size_type grown;
+      // cap * 3 cannot overflow (cap <= PTRDIFF_MAX / 8 * 5): one division where two were.
       if constexpr (alloc_traits::is_version_2)
-         grown = m_.cap > most / 8 * 5 ? most : m_.cap + m_.cap / 5 * 3 + m_.cap % 5 * 3 / 5;
+         grown = m_.cap > most / 8 * 5 ? most : m_.cap + m_.cap * 3 / 5;
       else grown = m_.cap > most / 2 ? most : m_.cap * 2;
       return grown < limit ? limit : grown;
    }

@@ -51,11 +51,14 @@
 
 /* The state has default visibility: one heap per process even across shared libraries built
  * with hidden visibility. */
+/* BA_DETAIL_OUT_OF_LINE_FN: a function kept out of its callers (C rejects noinline with inline). */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
 #  define BA_DETAIL_FN inline BOOST_ALLOCPLUS_CORE_NO_ASAN
+#  define BA_DETAIL_OUT_OF_LINE_FN inline __attribute__((noinline)) BOOST_ALLOCPLUS_CORE_NO_ASAN
 #  define BA_DETAIL_STATE __attribute__((visibility("default"))) inline
 #else
 #  define BA_DETAIL_FN static inline BOOST_ALLOCPLUS_CORE_NO_ASAN
+#  define BA_DETAIL_OUT_OF_LINE_FN static __attribute__((noinline)) BOOST_ALLOCPLUS_CORE_NO_ASAN
    /* Weak, so that it merges with the C++ units' inline definition of the same object. */
 #  define BA_DETAIL_STATE __attribute__((visibility("default"), weak))
 #endif
@@ -675,33 +678,39 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_quick_pop(ba_heap *h, unsigned i)
    return p;
 }
 
+/* Takes the quick chunk `*link` points to out of quick list i; it stays in use (QUICK set) for
+ * the caller to free or reuse. */
+BA_DETAIL_FN void ba_detail_quick_unlink(ba_heap *h, ba_detail_ch **link, unsigned i)
+{
+   *link = *ba_detail_quick_link(*link);
+   --h->quick_count[i];
+   --h->quick_chunks;
+}
+
 /* Frees quick chunk p into the bins (coalescing), wherever it is in its list. */
 BA_DETAIL_FN void ba_detail_quick_release(ba_heap *h, ba_detail_ch *p)
 {
-   size_t size = ba_detail_chunksize(p);
-   unsigned i = ba_detail_small_index(size);
+   unsigned i = ba_detail_small_index(ba_detail_chunksize(p));
    ba_detail_ch **link = &h->quick[i];
    while (*link != p) link = ba_detail_quick_link(*link);
-   *link = *ba_detail_quick_link(p);
-   --h->quick_count[i];
-   --h->quick_chunks;
-   ba_detail_dispose_chunk(h, p, size);
+   ba_detail_quick_unlink(h, link, i);
+   ba_detail_dispose_chunk(h, p, ba_detail_chunksize(p));
 }
 
-/* If the chunk before in-use chunk p is a quick chunk, frees it into the bins (p then has a free
- * chunk before it) and returns 1; else returns 0. The word before p's head is that chunk's size
+/* If the chunk before in-use chunk p is a quick chunk, returns the link in its quick list that
+ * points to it (and the list in *list); else null. The word before p's head is that chunk's size
  * (written by quick_push) or its owner's data: it is believed only if the quick list of that
  * size holds the chunk it points to, found without reading memory the word names. */
-BA_DETAIL_FN int ba_detail_quick_release_before(ba_heap *h, ba_detail_ch *p)
+BA_DETAIL_FN ba_detail_ch **ba_detail_quick_find_before(ba_heap *h, ba_detail_ch *p, unsigned *list)
 {
 #if defined(BA_DETAIL_TSAN)
    /* The word may be the owner's, written by another thread: ThreadSanitizer would rightly call
     * the read a race. Backward expansion into quick chunks is left out of TSan builds. */
-   (void)h; (void)p;
+   (void)h; (void)p; (void)list;
    return 0;
 #else
    size_t f;
-   ba_detail_ch *q, *prev;
+   ba_detail_ch **link, *prev;
 #  if defined(BA_DETAIL_VALGRIND)
    /* Memcheck would report the read of the owner's word, perhaps never written, as undefined. */
    if (RUNNING_ON_VALGRIND) return 0;
@@ -710,12 +719,9 @@ BA_DETAIL_FN int ba_detail_quick_release_before(ba_heap *h, ba_detail_ch *p)
    if ((f & BA_DETAIL_ALIGN_MASK) != 0 || f < BA_DETAIL_MIN_CHUNK || f > BA_DETAIL_MAX_SMALL_SIZE || h->quick_chunks == 0)
       return 0;
    prev = ba_detail_minus(p, f);
-   for (q = h->quick[ba_detail_small_index(f)]; q; q = *ba_detail_quick_link(q)) {
-      if (q == prev) {
-         ba_detail_quick_release(h, prev);
-         return 1;
-      }
-   }
+   *list = ba_detail_small_index(f);
+   for (link = &h->quick[*list]; *link; link = ba_detail_quick_link(*link))
+      if (*link == prev) return link;
    return 0;
 #endif
 }
@@ -1476,6 +1482,13 @@ BA_DETAIL_FN int ba_detail_holds(const ba_detail_ch *p, size_t nb)
    return ba_detail_chunksize(p) >= nb + (ba_detail_is_huge(p) ? BA_DETAIL_HUGE_OVERHEAD - BA_DETAIL_CHUNK_OVERHEAD : 0);
 }
 
+/* bytes / size, by a shift for the power-of-two sizes of most element types (a division costs
+ * tens of cycles, a fair part of an allocation). */
+BA_DETAIL_FN size_t ba_detail_count_of(size_t bytes, size_t size)
+{
+   return (size & (size - 1)) == 0 ? bytes >> __builtin_ctzl((unsigned long)size) : bytes / size;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Resizing in place
  * ------------------------------------------------------------------------------------------- */
@@ -1548,28 +1561,45 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
  * that is not the top, when use_fwd) so that its usable bytes reach at least min_usable, taking
  * up to max_usable. The start moves down by a multiple of `step` (a multiple of the alignment),
  * so bytes at the old payload stay where they are. Returns 1 and the new chunk in *pp. */
-BA_DETAIL_FN int ba_detail_expand_bwd(ba_heap *h, ba_detail_ch **pp, size_t step, size_t min_usable,
-   size_t max_usable, int use_fwd)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_detail_ch **pp, size_t step,
+   size_t min_usable, size_t max_usable, int use_fwd)
 {
    ba_detail_ch *p = *pp, *prev, *next, *q;
+   ba_detail_ch **held = 0;   /* the quick-list link of a chunk before p held for reuse */
+   unsigned held_list = 0;
    size_t prevsize, size, fwd = 0, have, kmin, kmax, k, rest, newsize;
    if (ba_detail_is_huge(p)) return 0;
-   if (ba_detail_pinuse(p) && !ba_detail_quick_release_before(h, p)) return 0;
+   if (ba_detail_pinuse(p)) {
+      if ((held = ba_detail_quick_find_before(h, p, &held_list)) == 0) return 0;
+      prev = ba_detail_minus(p, p->prev_foot);
+      if (!ba_detail_pinuse(prev)) {
+         /* A free chunk lies before the held one: free it into that one, whose room counts too. */
+         ba_detail_quick_unlink(h, held, held_list);
+         ba_detail_dispose_chunk(h, prev, ba_detail_chunksize(prev));
+         held = 0;
+      }
+   }
    prevsize = p->prev_foot;
    prev = ba_detail_minus(p, prevsize);
    size = ba_detail_chunksize(p);
    next = ba_detail_plus(p, size);
    if (use_fwd && next != h->top && !ba_detail_cinuse(next)) fwd = ba_detail_chunksize(next);
    have = size + fwd - BA_DETAIL_CHUNK_OVERHEAD;       /* usable bytes without moving the start */
-   kmin = min_usable > have ? (min_usable - have + step - 1) / step : 0;
-   k = max_usable > have ? (max_usable - have + step - 1) / step : 0;
-   kmax = prevsize / step;
+   /* count_of: the step is a power of two for most element types, and three divisions would
+    * cost more than the rest of the expansion. */
+   kmin = min_usable > have ? ba_detail_count_of(min_usable - have + step - 1, step) : 0;
+   k = max_usable > have ? ba_detail_count_of(max_usable - have + step - 1, step) : 0;
+   kmax = ba_detail_count_of(prevsize, step);
    if (k > kmax) k = kmax;
    rest = prevsize - k * step;
    if (rest != 0 && rest < BA_DETAIL_MIN_CHUNK && k > 0) { --k; rest += step; }
    if (k == 0 || k < kmin) return 0;
-   /* Take the neighbours out of the bins before their headers are overwritten. */
-   if (prev == h->dv) {
+   /* Take the neighbours out of their lists before their headers are overwritten. A held chunk
+    * (its predecessor in use) is taken straight from its quick list, as a free chunk would be
+    * from its bin: freeing it into a bin first would only be undone here. */
+   if (held) {
+      ba_detail_quick_unlink(h, held, held_list);
+   } else if (prev == h->dv) {
       if (rest == 0) { h->dv = 0; h->dvsize = 0; }
       else h->dvsize = rest;
    } else {
@@ -1676,13 +1706,6 @@ BA_DETAIL_FN size_t ba_detail_bytes_of(size_t objects, size_t size)
    return __builtin_mul_overflow(objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST ? BA_DETAIL_MAX_REQUEST : bytes;
 }
 
-/* bytes / size, by a shift for the power-of-two sizes of most element types (a division costs
- * tens of cycles, a fair part of an allocation). */
-BA_DETAIL_FN size_t ba_detail_count_of(size_t bytes, size_t size)
-{
-   return (size & (size - 1)) == 0 ? bytes >> __builtin_ctzl((unsigned long)size) : bytes / size;
-}
-
 /* lcm(size, alignment) for a power-of-two alignment: size times the powers of two the alignment
  * has and size lacks. Returns 0 on overflow. */
 BA_DETAIL_FN size_t ba_detail_backward_step(size_t size, size_t alignment)
@@ -1696,8 +1719,8 @@ BA_DETAIL_FN size_t ba_detail_backward_step(size_t size, size_t alignment)
 /* Expands in-use chunk *pp in place (forward, then backward by whole multiples of
  * lcm(size, alignment)) so that it holds at least min_bytes and up to max_bytes of payload (both
  * below BA_DETAIL_MAX_REQUEST). Returns 1 on success. */
-BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command, size_t size,
-   size_t alignment, size_t min_bytes, size_t max_bytes)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned command,
+   size_t size, size_t alignment, size_t min_bytes, size_t max_bytes)
 {
    size_t step;
    if ((command & BA_EXPAND_FWD)
@@ -1709,6 +1732,38 @@ BA_DETAIL_FN int ba_detail_expand(ba_heap *h, ba_detail_ch **pp, unsigned comman
       return 1;
    /* A block that already holds the minimum is a success, whichever direction was asked. */
    return ba_detail_usable(*pp) >= min_bytes;
+}
+
+/* Whether alignment is 0 (the default) or a power of two no larger than every block's. */
+BA_DETAIL_FN int ba_detail_default_alignment(size_t alignment)
+{
+   return alignment <= BA_DETAIL_ALIGN && (alignment & (alignment - 1)) == 0;
+}
+
+/* The command a growing vector sends all the time: expand forward (and nothing else: no zeroing,
+ * no shrink) small chunk p, which the top follows, to exactly the preferred size. Written apart
+ * from the general path (which gives the same result) so that it is short enough for the
+ * compiler to inline into the container: measured, it halves the cost of a small vector's
+ * growth. Returns 1 when done, with *received set; 0 leaves everything as it was. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_into_top(ba_heap *h, unsigned command, size_t size,
+   size_t alignment, size_t limit_objects, size_t preferred_objects, ba_detail_ch *p, size_t *received)
+{
+   const size_t head = p->head, old_size = head & ~BA_DETAIL_FLAG_BITS;
+   size_t bytes, nb;
+   if ((command & (BA_EXPAND_FWD | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_EXPAND_FWD
+       || ba_detail_plus(p, old_size) != h->top || (head & BA_DETAIL_INUSE_BITS) == 0 /* huge */
+       || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects || size == 0
+       || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST)
+      return 0;
+   nb = ba_detail_request2size(bytes);
+   if (old_size >= nb || old_size + h->topsize < nb + BA_DETAIL_MIN_CHUNK) return 0;
+   h->topsize = old_size + h->topsize - nb;
+   h->top = ba_detail_plus(p, nb);
+   p->head = (head & BA_DETAIL_PINUSE) | nb | BA_DETAIL_CINUSE;
+   h->top->head = h->topsize | BA_DETAIL_PINUSE;
+   *received = ba_detail_count_of(nb - BA_DETAIL_CHUNK_OVERHEAD, size);
+   ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), nb - BA_DETAIL_CHUNK_OVERHEAD, *received * size);
+   return 1;
 }
 
 /* Returns: the objects of `size` that chunk p's payload holds (as its owner sees it). */
@@ -1789,24 +1844,21 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_grow_command(ba_he
 {
    ba_command_ret ret = {0, 0};
    const int expand = p && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD));
-   const int reduced = limit_objects < preferred_objects;
    const size_t preferred_bytes = ba_detail_bytes_of(preferred_objects, size);
-   size_t limit_bytes = preferred_bytes;
    char *old_mem = p ? (char *)ba_detail_chunk2mem(p) : 0;
    /* Under ASan an expansion keeps what the owner saw before, which may be less than usable. */
    size_t old_bytes = p ? ba_detail_exposed(old_mem, ba_detail_usable(p)) : 0;
-   if (reduced) {
-      limit_bytes = ba_detail_bytes_of(limit_objects, size);
-      if (limit_bytes >= BA_DETAIL_MAX_REQUEST) goto failed;
-   }
    if (preferred_bytes < BA_DETAIL_MAX_REQUEST) {
       if (expand && ba_detail_expand(h, &p, command, size, alignment, preferred_bytes, preferred_bytes)) goto expanded;
       if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, preferred_bytes)) != 0)
          goto done;
    }
-   if (reduced) {
+   if (limit_objects < preferred_objects) {
+      /* Worked out only now: most commands succeed at the preferred size. */
+      const size_t limit_bytes = ba_detail_bytes_of(limit_objects, size);
       /* A preferred size too large to represent still lets the limit be reached. */
-      size_t most = preferred_bytes < BA_DETAIL_MAX_REQUEST ? preferred_bytes : limit_bytes;
+      const size_t most = preferred_bytes < BA_DETAIL_MAX_REQUEST ? preferred_bytes : limit_bytes;
+      if (limit_bytes >= BA_DETAIL_MAX_REQUEST) goto failed;
       if (expand && ba_detail_expand(h, &p, command, size, alignment, limit_bytes, most)) goto expanded;
       if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, limit_bytes)) != 0)
          goto done;
@@ -1823,8 +1875,9 @@ done:
    return ret;
 }
 
-/* allocation_command on a checked chunk p (null when there is no reuse block). */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
+/* allocation_command on a checked chunk p (null when there is no reuse block). Out of line: the
+ * public function stays small enough to inline with its fast paths (see expand_into_top). */
+BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
    size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
@@ -2303,7 +2356,7 @@ BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, u
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
 {
-   ba_command_ret ret;
+   ba_command_ret ret = {0, 0};
    ba_detail_ch *p = 0;
    size_t old_size = 0, received = 0;
    ba_detail_lock(h);
@@ -2311,8 +2364,19 @@ BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, u
       p = ba_detail_checked_chunk(h, reuse_ptr);
       old_size = ba_detail_chunksize(p);
    }
-   ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
-                           limit_objects, preferred_objects, &received, p);
+   /* A vector's two everyday commands, growing into the top and shrink_to_fit, are handled here,
+    * inline; everything else (and their failures) is a call. */
+   if (p && ba_detail_expand_into_top(h, command, sizeof_object, alignof_object, limit_objects,
+                                      preferred_objects, p, &received)) {
+      ret.first = reuse_ptr;
+      ret.second = 1;
+   } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1
+              && ba_detail_default_alignment(alignof_object)) {
+      ret = ba_detail_shrink_command(h, command, sizeof_object, limit_objects, preferred_objects, &received, p);
+   } else {
+      ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
+                              limit_objects, preferred_objects, &received, p);
+   }
    if (ret.first) {
       if (ret.second) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(ret.first));
       else ba_detail_note_alloc(h, ba_detail_size_of_mem(ret.first), 1);
