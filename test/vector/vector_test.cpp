@@ -275,7 +275,10 @@ BOOST_AUTO_TEST_CASE(beyond_max_size_throws_length_error)
    ba::vector<int> v{1, 2, 3};
    BOOST_CHECK_THROW(v.reserve(v.max_size() + 1), std::length_error);
    BOOST_CHECK_THROW(v.resize(v.max_size() + 1), std::length_error);
-   BOOST_CHECK_THROW(v.insert(v.begin(), v.max_size(), 0), std::length_error);
+   // Through a volatile: with the constant, GCC 12 follows the (unreachable) path where the
+   // elements fit and warns that constructing them would overflow the address space.
+   volatile std::size_t all = v.max_size();
+   BOOST_CHECK_THROW(v.insert(v.begin(), all, 0), std::length_error);
    BOOST_CHECK_THROW(ba::vector<int>(v.max_size() + 1), std::length_error);
    BOOST_TEST(v.max_size() <= std::size_t(PTRDIFF_MAX) / sizeof(int));
    BOOST_TEST(values(v) == (std::vector<int>{1, 2, 3}));

@@ -12,6 +12,7 @@
 #include <boost/allocplus/allocation_command.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/config.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -117,8 +118,10 @@ public:
    //!   to prefer_in_received_out, and reuse becomes null (a new block is never `reuse`).
    //! Returns: the block, or null on failure with nothrow_allocation.
    //! Throws: std::bad_alloc (or what A's allocation throws) on failure without nothrow_allocation.
-   [[nodiscard]] static pointer allocation_command(A &a, allocation_type command, size_type limit,
-                                                   size_type &prefer_in_received_out, pointer &reuse)
+   //! (Forced inline: a forwarding layer between a container and the allocator's short paths.)
+   [[nodiscard]] BOOST_FORCEINLINE static pointer allocation_command(A &a, allocation_type command, size_type limit,
+                                                                     size_type &prefer_in_received_out,
+                                                                     pointer &reuse)
    {
       if constexpr (is_version_2) {
          return a.allocation_command(command, limit, prefer_in_received_out, reuse);

@@ -16,6 +16,7 @@
 #include <boost/allocplus/multiallocation_chain.hpp>
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/config.hpp>
 
 #include <cstddef>
 #include <limits>
@@ -172,7 +173,10 @@ public:
    //!   expanding or allocating) exceeds max_size(); std::bad_alloc on any other failure; never
    //!   with nothrow_allocation. Strong guarantee: on failure `reuse`'s block is unchanged.
    //! Complexity: constant, unless the core searches a tree bin (logarithmic in the bin's size).
-   [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
+   //!
+   //! Inlined into the caller (forced): with the core's short paths inside, a container's growth
+   //! into the top of the heap costs no call.
+   [[nodiscard]] BOOST_FORCEINLINE T *allocation_command(allocation_type command, size_type limit_size,
                                        size_type &prefer_in_received_out, T *&reuse)
    {
       command &= ~static_cast<allocation_type>(DisableMask);

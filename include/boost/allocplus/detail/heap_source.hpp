@@ -19,6 +19,7 @@
 // All of them are noexcept and report failure with null / 0, as the core does.
 
 #include <boost/allocplus/core/dlmalloc.h>
+#include <boost/config.hpp>
 
 #include <cstddef>
 
@@ -29,8 +30,11 @@ struct default_heap_source {
    static void *allocate_bytes(std::size_t n) noexcept { return ba_malloc(n); }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
-   static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
-                                 std::size_t preferred, std::size_t *received, void *reuse) noexcept
+   // Forced inline, as the core's command is (see BA_DETAIL_INLINE_API): its short paths must
+   // reach the container without a call.
+   BOOST_FORCEINLINE static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
+                                                   std::size_t limit, std::size_t preferred, std::size_t *received,
+                                                   void *reuse) noexcept
    {
       return ba_allocation_command(command, size, alignment, limit, preferred, received, reuse);
    }
@@ -57,8 +61,9 @@ public:
       return ba_heap_memalign(heap_, alignment, n);
    }
    void deallocate_bytes(void *p) const noexcept { ba_heap_free(heap_, p); }
-   ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
-                          std::size_t preferred, std::size_t *received, void *reuse) const noexcept
+   BOOST_FORCEINLINE ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
+                                            std::size_t limit, std::size_t preferred, std::size_t *received,
+                                            void *reuse) const noexcept
    {
       return ba_heap_allocation_command(heap_, command, size, alignment, limit, preferred, received, reuse);
    }
