@@ -1760,7 +1760,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_into_top(ba_heap *h, u
    size_t alignment, size_t limit_objects, size_t preferred_objects, ba_detail_ch *p, size_t *received)
 {
    const size_t head = p->head, old_size = head & ~BA_DETAIL_FLAG_BITS;
-   size_t bytes, nb;
+   size_t bytes, nb, usable;
    if ((command & (BA_EXPAND_FWD | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_EXPAND_FWD
        || ba_detail_plus(p, old_size) != h->top || (head & BA_DETAIL_INUSE_BITS) == 0 /* huge */
        || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects || size == 0
@@ -1772,8 +1772,9 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_into_top(ba_heap *h, u
    h->top = ba_detail_plus(p, nb);
    p->head = (head & BA_DETAIL_PINUSE) | nb | BA_DETAIL_CINUSE;
    h->top->head = h->topsize | BA_DETAIL_PINUSE;
-   *received = ba_detail_count_of(nb - BA_DETAIL_CHUNK_OVERHEAD, size);
-   ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), nb - BA_DETAIL_CHUNK_OVERHEAD, *received * size);
+   usable = nb - BA_DETAIL_CHUNK_OVERHEAD;
+   *received = ba_detail_count_of(usable, size);
+   ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), usable, *received * size);
    return 1;
 }
 
@@ -2382,7 +2383,8 @@ BOOST_ALLOCPLUS_CORE_API BA_DETAIL_INLINE_API ba_command_ret ba_heap_allocation_
                                       preferred_objects, p, &received)) {
       ret.first = reuse_ptr;
       ret.second = 1;
-   } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1
+   } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE))
+              && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large */
               && ba_detail_default_alignment(alignof_object)) {
       ret = ba_detail_shrink_command(h, command, sizeof_object, limit_objects, preferred_objects, &received, p);
    } else {
