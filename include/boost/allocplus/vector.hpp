@@ -360,16 +360,8 @@ public:
          return insert_n(at, static_cast<size_type>(std::distance(first, last)), p);
       } else {
          const size_type old_size = m_.size;
-#if !defined(BOOST_NO_EXCEPTIONS)
-         try {
-#endif
-            for (; first != last; ++first) emplace_back(*first);
-#if !defined(BOOST_NO_EXCEPTIONS)
-         } catch (...) {
-            shrink_size(old_size);   // what was appended goes: the contents are as they were
-            throw;
-         }
-#endif
+         // What was appended goes on an exception: the contents are as they were.
+         append_each(first, last, [&] { shrink_size(old_size); });
          std::rotate(m_.start + at, m_.start + old_size, m_.start + m_.size);
          return m_.start + at;
       }
@@ -643,17 +635,27 @@ private:
          detail::range_proxy<A, T, InputIt> p{first};
          init_n(static_cast<size_type>(std::distance(first, last)), p);
       } else {
-#if !defined(BOOST_NO_EXCEPTIONS)
-         try {
-#endif
-            for (; first != last; ++first) emplace_back(*first);
-#if !defined(BOOST_NO_EXCEPTIONS)
-         } catch (...) {
-            release();
-            throw;
-         }
-#endif
+         append_each(first, last, [&] { release(); });
       }
+   }
+
+   //! Effects: emplace_back(*it) for each it in [first, last) (input iterators: one pass); if
+   //!   one throws, undo() runs before the exception leaves.
+   template <class InputIt, class Undo>
+   void append_each(InputIt first, InputIt last, Undo undo)
+   {
+#if !defined(BOOST_NO_EXCEPTIONS)
+      try {
+#endif
+         for (; first != last; ++first) emplace_back(*first);
+#if !defined(BOOST_NO_EXCEPTIONS)
+      } catch (...) {
+         undo();
+         throw;
+      }
+#else
+      (void)undo;
+#endif
    }
 
    //! Effects: the contents become [first, last) (n elements): in a new buffer built before the

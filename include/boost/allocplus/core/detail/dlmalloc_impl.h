@@ -698,14 +698,21 @@ BA_DETAIL_FN void ba_detail_quick_unlink(ba_heap *h, ba_detail_ch **link, unsign
    --h->quick_chunks;
 }
 
+/* Frees the quick chunk `*link` points to, in quick list i, into the bins (coalescing). */
+BA_DETAIL_FN void ba_detail_quick_release_at(ba_heap *h, ba_detail_ch **link, unsigned i)
+{
+   ba_detail_ch *p = *link;
+   ba_detail_quick_unlink(h, link, i);
+   ba_detail_dispose_chunk(h, p, ba_detail_chunksize(p));
+}
+
 /* Frees quick chunk p into the bins (coalescing), wherever it is in its list. */
 BA_DETAIL_FN void ba_detail_quick_release(ba_heap *h, ba_detail_ch *p)
 {
    unsigned i = ba_detail_small_index(ba_detail_chunksize(p));
    ba_detail_ch **link = &h->quick[i];
    while (*link != p) link = ba_detail_quick_link(*link);
-   ba_detail_quick_unlink(h, link, i);
-   ba_detail_dispose_chunk(h, p, ba_detail_chunksize(p));
+   ba_detail_quick_release_at(h, link, i);
 }
 
 /* If the chunk before in-use chunk p is a quick chunk, returns the link in its quick list that
@@ -1522,6 +1529,16 @@ BA_DETAIL_FN void ba_detail_shrink_chunk(ba_heap *h, ba_detail_ch *p, size_t nb)
    }
 }
 
+/* In-use chunk p (`size` bytes), which the top follows, becomes nb bytes, the top starting after
+ * it (nb + BA_DETAIL_MIN_CHUNK <= size + topsize: the top keeps a minimum chunk). */
+BA_DETAIL_FN void ba_detail_take_from_top(ba_heap *h, ba_detail_ch *p, size_t size, size_t nb)
+{
+   h->topsize = size + h->topsize - nb;
+   h->top = ba_detail_plus(p, nb);
+   p->head = (p->head & BA_DETAIL_PINUSE) | nb | BA_DETAIL_CINUSE;
+   h->top->head = h->topsize | BA_DETAIL_PINUSE;
+}
+
 /* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
  * much as is free up to max_nb). Returns 1 on success; p is unchanged on failure. */
 BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
@@ -1541,11 +1558,7 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
          ba_detail_grow_top(h, min_nb - size);
       avail = size + h->topsize - BA_DETAIL_MIN_CHUNK;
       if (avail < min_nb) return 0;
-      if (avail > max_nb) avail = max_nb;
-      h->topsize = size + h->topsize - avail;
-      h->top = ba_detail_plus(p, avail);
-      ba_detail_set_inuse(p, avail);
-      h->top->head = h->topsize | BA_DETAIL_PINUSE;
+      ba_detail_take_from_top(h, p, size, avail > max_nb ? max_nb : avail);
       return 1;
    }
    if (!ba_detail_cinuse(next)) {
@@ -1585,8 +1598,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_det
       prev = ba_detail_minus(p, p->prev_foot);
       if (!ba_detail_pinuse(prev)) {
          /* A free chunk lies before the held one: free it into that one, whose room counts too. */
-         ba_detail_quick_unlink(h, held, held_list);
-         ba_detail_dispose_chunk(h, prev, ba_detail_chunksize(prev));
+         ba_detail_quick_release_at(h, held, held_list);
          held = 0;
       }
    }
@@ -1768,10 +1780,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_into_top(ba_heap *h, u
       return 0;
    nb = ba_detail_request2size(bytes);
    if (old_size >= nb || old_size + h->topsize < nb + BA_DETAIL_MIN_CHUNK) return 0;
-   h->topsize = old_size + h->topsize - nb;
-   h->top = ba_detail_plus(p, nb);
-   p->head = (head & BA_DETAIL_PINUSE) | nb | BA_DETAIL_CINUSE;
-   h->top->head = h->topsize | BA_DETAIL_PINUSE;
+   ba_detail_take_from_top(h, p, old_size, nb);
    usable = nb - BA_DETAIL_CHUNK_OVERHEAD;
    *received = ba_detail_count_of(usable, size);
    ba_detail_block_moved(ba_detail_chunk2mem(p), ba_detail_chunk2mem(p), usable, *received * size);
