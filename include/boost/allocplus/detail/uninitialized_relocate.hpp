@@ -46,23 +46,45 @@ void destroy_n(A &a, T *p, std::size_t n) noexcept
    }
 }
 
+//! Runs step(i) for i in [0, n), four to an iteration. The element loops of a vector's growth
+//! (a copy or move per element) are most of its cost for small elements, and a loop of one
+//! element per iteration ran up to 30% slower or faster with where its code fell (measured in
+//! the backward-expansion benchmark); four per iteration amortize the loop's own cost.
+template <class Step>
+void for_each_index_unrolled(std::size_t n, Step step) noexcept
+{
+   std::size_t i = 0;
+   for (; n - i >= 4; i += 4) {
+      step(i);
+      step(i + 1);
+      step(i + 2);
+      step(i + 3);
+   }
+   for (; i != n; ++i) step(i);
+}
+
 //! Runs build(dst + i) for i in [0, n); on an exception destroys dst[0, i) and rethrows.
 template <class A, class T, class Build>
 void construct_each(A &a, T *dst, std::size_t n, Build build)
 {
-   std::size_t i = 0;
+   if constexpr (noexcept(build(dst))) {
+      (void)a;
+      for_each_index_unrolled(n, [dst, &build](std::size_t i) noexcept { build(dst + i); });
+   } else {
+      std::size_t i = 0;
 #if !defined(BOOST_NO_EXCEPTIONS)
-   try {
+      try {
 #endif
-      for (; i != n; ++i) build(dst + i);
+         for (; i != n; ++i) build(dst + i);
 #if !defined(BOOST_NO_EXCEPTIONS)
-   } catch (...) {
-      destroy_n(a, dst, i);
-      throw;
-   }
+      } catch (...) {
+         destroy_n(a, dst, i);
+         throw;
+      }
 #else
-   (void)a;
+      (void)a;
 #endif
+   }
 }
 
 //! Effects: builds copies (or moves, when T's move cannot throw or T cannot be copied) of
@@ -77,7 +99,8 @@ void transfer_n(A &a, T *src, std::size_t n, T *dst)
       (void)a;
       if (n) std::memcpy(static_cast<void *>(dst), static_cast<const void *>(src), n * sizeof(T));
    } else {
-      construct_each(a, dst, n, [&a, src, dst](T *p) {
+      construct_each(a, dst, n, [&a, src, dst](T *p) noexcept(noexcept(
+                                    std::allocator_traits<A>::construct(a, p, std::move_if_noexcept(*src)))) {
          std::allocator_traits<A>::construct(a, p, std::move_if_noexcept(src[p - dst]));
       });
    }
@@ -106,15 +129,15 @@ void relocate_within(A &a, T *src, T *dst, std::size_t n) noexcept
       (void)a;
       std::memmove(static_cast<void *>(dst), static_cast<const void *>(src), n * sizeof(T));
    } else if (std::less<T *>()(dst, src)) {
-      for (std::size_t i = 0; i != n; ++i) {
+      for_each_index_unrolled(n, [&a, src, dst](std::size_t i) noexcept {
          std::allocator_traits<A>::construct(a, dst + i, std::move(src[i]));
          std::allocator_traits<A>::destroy(a, src + i);
-      }
+      });
    } else {
-      for (std::size_t i = n; i != 0; --i) {
-         std::allocator_traits<A>::construct(a, dst + i - 1, std::move(src[i - 1]));
-         std::allocator_traits<A>::destroy(a, src + i - 1);
-      }
+      for_each_index_unrolled(n, [&a, src, dst, n](std::size_t i) noexcept {
+         std::allocator_traits<A>::construct(a, dst + (n - 1 - i), std::move(src[n - 1 - i]));
+         std::allocator_traits<A>::destroy(a, src + (n - 1 - i));
+      });
    }
 }
 
