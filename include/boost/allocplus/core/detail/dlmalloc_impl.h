@@ -84,8 +84,10 @@
 #define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
 /* allocation_command, which a container calls on every growth and shrink: in header-only builds
  * always inlined into it, so that its short paths cost no call (left to the compiler, it was
- * inlined in a small program and not in the benchmark's, whose times then differed by 10-20%).
- * The general path stays one call away (ba_detail_command). */
+ * inlined in a small program and not in the benchmark's). A trade, measured: forced, ba::vector's
+ * shrink_to_fit and 100-element push_back rows are 10-15% faster, and boost::container::vector's
+ * 10-element push_back row 30% slower (doc/allocator.md). The general path stays one call away
+ * (ba_detail_command). */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
    /* (Not under ASan: the core is built uninstrumented there, and GCC will not force such a
     * function into an instrumented caller.) */
