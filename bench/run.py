@@ -19,6 +19,11 @@ benchmark has no such counter. Every user counter is reported as its median too.
 (ours / peer) is checked on the median of the per-round ratios: ours and the peer run seconds
 apart within a round, so a machine whose speed drifts between rounds (this project's VM moves by
 1.3-1.6x over an hour) cancels out; the lowest and highest per-round ratio are printed beside it.
+With --interleave N, each time target marked "same_process" (ours and the peer allocate from
+different heaps and set no process-wide option, so neither inherits the other's state) is also
+measured with the two in one process, N repetitions of each in random order (Google Benchmark's
+random interleaving), once per round; the target is then checked on the median over rounds of
+their in-process ratio, which cancels drift over seconds too.
 
 Writes <out>/<date>-<host>.json (machine, settings, every sample, medians, targets) and
 <out>/<date>-<host>.md, prints a table per <table>/<row> with, for each allocator of ours (names
@@ -204,9 +209,68 @@ def run_one(run, min_time, timeout):
         "counters": {k: v for k, v in b.items() if k not in RUN_KEYS and isinstance(v, (int, float))
                      and not isinstance(v, bool)},
     }
-    sample["time_ns"] = (sample["counters"][TIME_COUNTER] * 1e9 if TIME_COUNTER in sample["counters"]
-                         else sample["real_time_ns"])
+    sample["time_ns"] = sample_time_ns(b)
     return {"status": "ok", "label": b.get("label", "")}, (sample, doc.get("context", {}))
+
+
+def sample_time_ns(b):
+    """Time per operation of one Google Benchmark JSON entry, in ns."""
+    if TIME_COUNTER in b:
+        return b[TIME_COUNTER] * 1e9
+    return b["real_time"] * TIME_UNITS_NS.get(b.get("time_unit", "ns"), 1.0)
+
+
+def run_interleaved(ours_run, peer_run, repetitions, min_time, timeout):
+    """One process running ours and the peer `repetitions` times each in random order: returns
+    ours' median time / the peer's, or a status string."""
+    pattern = "^(%s|%s)$" % (regex_escape(ours_run["listed"]), regex_escape(peer_run["listed"]))
+    cmd = [ours_run["exe"], "--benchmark_filter=" + pattern, "--benchmark_format=json",
+           "--benchmark_min_time=%g" % min_time, "--benchmark_repetitions=%d" % repetitions,
+           "--benchmark_enable_random_interleaving=true"]
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        entries = json.loads(out.stdout).get("benchmarks", []) if out.returncode == 0 else None
+    except (subprocess.TimeoutExpired, ValueError):
+        entries = None
+    if entries is None:
+        return "crashed"
+    times = {ours_run["listed"]: [], peer_run["listed"]: []}
+    for b in entries:
+        if b.get("run_type") == "iteration" and b.get("run_name", b["name"]) in times:
+            times[b.get("run_name", b["name"])].append(sample_time_ns(b))
+    ours, peer = times[ours_run["listed"]], times[peer_run["listed"]]
+    if not ours or not peer:
+        return "no result"
+    return statistics.median(ours) / statistics.median(peer)
+
+
+def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout):
+    """{(group, ours, peer): [in-process ratio per round]} for every time target whose two
+    benchmarks ran without LD_PRELOAD in the same program."""
+    by_key = {(r["group"], r["allocator"]): r for r in runs}
+    pairs = []
+    for t in targets:
+        if t.get("metric", "time") != "time" or "peer" not in t or not t.get("same_process"):
+            continue
+        o, p = by_key.get((t["table"], t["ours"])), by_key.get((t["table"], t["peer"]))
+        key = (t["table"], t["ours"], t["peer"])
+        if o and p and o["exe"] == p["exe"] and not o["preload"] and not p["preload"] and key not in pairs:
+            pairs.append(key)
+    ratios = {k: [] for k in pairs}
+    for rnd in range(1, rounds + 1):
+        started = time.monotonic()
+        for key in pairs:
+            r = run_interleaved(by_key[(key[0], key[1])], by_key[(key[0], key[2])], repetitions, min_time,
+                                timeout)
+            if isinstance(r, str):
+                print("  %s/%s vs %s interleaved: %s" % (key + (r,)), file=sys.stderr)
+            else:
+                ratios[key].append(r)
+        print("interleaved round %d/%d: %d pairs in %.0f s" % (rnd, rounds, len(pairs),
+              time.monotonic() - started), file=sys.stderr)
+    return ratios
 
 
 def execute(runs, groups, rounds, min_time, timeout, verbose):
@@ -375,7 +439,7 @@ def paired_time_ratio(ours_res, peer_res):
     return statistics.median(ratios), ratios[0], ratios[-1]
 
 
-def check_targets(targets, results, missing, groups):
+def check_targets(targets, results, missing, groups, interleaved=None):
     by_name = {}
     for res in results.values():
         by_name[(res["run"]["group"], res["run"]["allocator"])] = res
@@ -418,6 +482,11 @@ def check_targets(targets, results, missing, groups):
                 if paired:
                     ratio = paired[0]
                     rounds = ", per round %.2f-%.2f" % paired[1:]
+                together = (interleaved or {}).get((group, t["ours"], t["peer"]))
+                if metric == "time" and together:
+                    ratio = statistics.median(together)
+                    rounds = ", in one process, interleaved: rounds %.2f-%.2f; in separate processes %.2f" % (
+                        min(together), max(together), paired[0] if paired else ours / peer)
                 status = "PASS" if ratio <= limit else "MISS"
                 text = "%s: %s %s / %s %s = %.2f (want <= %g%s)" % (
                     group, t["ours"], what, t["peer"], what, ratio, limit, rounds)
@@ -514,11 +583,19 @@ def main():
                          "bench/*/targets.json, one file per part of the library)")
     ap.add_argument("--peer-lib", action="append", default=[], metavar="NAME=PATH",
                     help="use PATH for a peer (jemalloc, tcmalloc, mimalloc) instead of searching")
+    ap.add_argument("--interleave", type=int, default=0, metavar="N",
+                    help="also run ours and the peer of each same_process time target together in one "
+                         "process, N repetitions each in random order, once per round, and check the "
+                         "target on that")
+    ap.add_argument("--interleave-min-time", type=float, default=0.05,
+                    help="--benchmark_min_time of each interleaved repetition, seconds (default 0.05)")
     ap.add_argument("--list", action="store_true", help="print what would run, run nothing")
     ap.add_argument("--verbose", action="store_true", help="print every run")
     args = ap.parse_args()
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if args.interleave < 0 or args.interleave == 1:
+        ap.error("--interleave wants at least 2 repetitions (or 0: off)")
     if args.filter:
         try:
             re.compile(args.filter)
@@ -550,7 +627,15 @@ def main():
     print("%d benchmarks, %d groups, 1 warm-up + %d rounds, min time %g s each"
           % (len(runs), len(groups), args.rounds, args.min_time), file=sys.stderr)
 
+    target_files = args.targets or default_target_files()
+    targets = []
+    for path in target_files:
+        with open(path) as f:
+            targets += json.load(f).get("targets", [])
+
     results, context = execute(runs, groups, args.rounds, args.min_time, args.timeout, args.verbose)
+    interleaved = (execute_interleaved(targets, runs, args.rounds, args.interleave, args.interleave_min_time,
+                                       args.timeout) if args.interleave else {})
     tables = build_tables(groups, results, missing)
     print()
     print("time/op: median time per operation (the label says what one operation is); spread: "
@@ -560,15 +645,10 @@ def main():
         print()
         print(text_table(t, args.rounds))
 
-    target_files = args.targets or default_target_files()
-    targets = []
-    for path in target_files:
-        with open(path) as f:
-            targets += json.load(f).get("targets", [])
     if target_files:
         print()
         print("targets (%s):" % ", ".join(os.path.relpath(p) for p in target_files))
-    checked = check_targets(targets, results, missing, groups)
+    checked = check_targets(targets, results, missing, groups, interleaved)
 
     machine = machine_info(build_dir)
     machine["benchmark_context"] = context
@@ -578,7 +658,9 @@ def main():
     doc = {
         "machine": machine,
         "settings": {"rounds": args.rounds, "warmup_rounds": 1, "min_time": args.min_time,
-                     "filter": args.filter, "build_dir": build_dir, "peers": peers},
+                     "filter": args.filter, "build_dir": build_dir, "peers": peers,
+                     "interleave": args.interleave, "interleave_min_time": args.interleave_min_time},
+        "interleaved": [{"table": k[0], "ours": k[1], "peer": k[2], "ratios": v} for k, v in interleaved.items()],
         "missing": [{"allocator": p, "package": k, "group": g} for p, k, g in missing],
         "benchmarks": [{"name": n, "group": r["run"]["group"], "allocator": r["run"]["allocator"],
                         "program": os.path.basename(r["run"]["exe"]), "benchmark": r["run"]["base"],
@@ -593,8 +675,11 @@ def main():
     md = ["# allocplus benchmarks, %s" % machine["date"], "",
           "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
           "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
-          "- %d measured round(s) after a warm-up, each benchmark in its own process, min time %g s%s"
-          % (args.rounds, args.min_time, (", filter `%s`" % args.filter) if args.filter else ""),
+          "- %d measured round(s) after a warm-up, each benchmark in its own process, min time %g s%s%s"
+          % (args.rounds, args.min_time, (", filter `%s`" % args.filter) if args.filter else "",
+             ("; time targets also run ours and the peer in one process, %d repetitions each interleaved "
+              "at random, %g s each, per round" % (args.interleave, args.interleave_min_time))
+             if args.interleave else ""),
           "- time/op: median time per operation; spread: (max - min) / median over rounds; "
           "vs X: time / X's time (above 1: X, ours, is faster)", ""]
     md += ["missing: %s (Debian package %s)" % (p, k) for p, k, _f in PEERS if not peers[p]]

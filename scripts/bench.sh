@@ -9,7 +9,9 @@
 #
 # Installs the missing Debian packages first when run as root (else prints the apt-get line and
 # stops), builds an optimized tree in build/bench (ALLOCPLUS_BENCH_BUILD_DIR overrides), then
-# runs bench/run.py, which writes bench/results/<date>-<host>.{json,md}.
+# runs bench/run.py, which writes bench/results/<date>-<host>.{json,md}. Time targets marked
+# same_process are also measured with ours and the peer interleaved in one process
+# (--interleave 20; pass --interleave 0 to skip).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,4 +35,4 @@ cmake --build "$build" -j "$jobs"
 # in PATH (pyenv, a venv) may lack it. The runner itself needs only the standard library.
 python=python3
 if [ -x /usr/bin/python3 ]; then python=/usr/bin/python3; fi
-exec "$python" "$root/bench/run.py" --build-dir "$build" "$@"
+exec "$python" "$root/bench/run.py" --build-dir "$build" --interleave 20 "$@"

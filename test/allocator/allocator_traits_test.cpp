@@ -16,11 +16,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <set>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace allocplus_test;
@@ -276,4 +278,100 @@ BOOST_AUTO_TEST_CASE(boost_containers_own_version_2_allocator_works_through_the_
    BOOST_TEST(pref >= 50u);
    if (!reuse) a.deallocate(p, 1);
    a.deallocate(q, pref);
+}
+
+namespace {
+
+//! One step of a command script: what a command returned, as offsets into its heap's buffer.
+struct command_outcome {
+   std::ptrdiff_t block;   // -1: null
+   std::ptrdiff_t reuse;   // -1: null
+   std::size_t received;
+   bool operator==(const command_outcome &o) const
+   {
+      return block == o.block && reuse == o.reuse && received == o.received;
+   }
+};
+
+//! Runs the same pseudo-random script of commands (every kind, on blocks that are live, with and
+//! without nothrow) over heap_allocator<long> on a heap over `buffer`, through the allocator's
+//! member (`through_traits` false) or through ba::allocator_traits, which reaches our allocators'
+//! command with its growth's short paths inline: the two must do the same thing.
+std::vector<command_outcome> run_command_script(unsigned char *buffer, std::size_t size, bool through_traits)
+{
+   using A = ba::heap_allocator<long>;
+   using traits = ba::allocator_traits<A>;
+   ba::heap h(buffer, size);
+   A a(h);
+   const auto offset = [&](const void *p) { return p ? static_cast<const unsigned char *>(p) - buffer : -1; };
+   const ba::allocation_type kinds[] = {
+      ba::allocate_new, ba::expand_fwd, ba::expand_bwd, ba::expand_fwd | ba::expand_bwd,
+      ba::allocate_new | ba::expand_fwd, ba::allocate_new | ba::expand_bwd,
+      ba::allocate_new | ba::expand_fwd | ba::expand_bwd, ba::shrink_in_place, ba::try_shrink_in_place,
+      ba::allocate_new | ba::expand_fwd | ba::zero_memory};
+   std::vector<std::pair<long *, std::size_t>> live;
+   std::vector<command_outcome> outcomes;
+   std::uint64_t state = 12345;
+   const auto next = [&] { state = state * 6364136223846793005ull + 1442695040888963407ull; return state >> 33; };
+   for (int step = 0; step != 3000; ++step) {
+      const ba::allocation_type command = kinds[next() % 10] | ba::nothrow_allocation;
+      const bool shrinking = (command & (ba::shrink_in_place | ba::try_shrink_in_place)) != 0;
+      std::size_t slot = live.empty() ? 0 : next() % live.size();
+      long *reuse = (live.empty() || (command == (ba::allocate_new | ba::nothrow_allocation))) ? nullptr : live[slot].first;
+      const std::size_t held = reuse ? live[slot].second : 0;
+      std::size_t limit, preferred;
+      if (shrinking) {
+         limit = held ? held - next() % held : 0;
+         preferred = limit ? next() % (limit + 1) : 0;
+      } else {
+         limit = 1 + next() % 700;
+         preferred = limit + next() % 300;
+      }
+      long *p = through_traits ? traits::allocation_command(a, command, limit, preferred, reuse)
+                               : a.allocation_command(command, limit, preferred, reuse);
+      outcomes.push_back({offset(p), offset(reuse), preferred});
+      if (p && reuse) live[slot] = {p, preferred};   // in place: forward, backward or shrunk
+      else if (p) live.push_back({p, preferred});
+      if (!live.empty() && (live.size() > 40 || next() % 4 == 0)) {
+         slot = next() % live.size();
+         a.deallocate(live[slot].first, live[slot].second);
+         live.erase(live.begin() + static_cast<std::ptrdiff_t>(slot));
+      }
+   }
+   for (auto &b : live) a.deallocate(b.first, b.second);
+   BOOST_TEST(h.check());
+   return outcomes;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(our_allocators_command_does_the_same_through_the_traits_as_through_the_member)
+{
+   static_assert(ba::detail::inline_allocation_command::applies<ba::allocator<long>>, "");
+   static_assert(ba::detail::inline_allocation_command::applies<ba::allocator<long, 2, ba::expand_fwd>>, "");
+   static_assert(ba::detail::inline_allocation_command::applies<ba::heap_allocator<long>>, "");
+   static_assert(!ba::detail::inline_allocation_command::applies<ba::allocator<long, 1>>, "");
+   static_assert(!ba::detail::inline_allocation_command::applies<bc::allocator<long, 2>>, "");
+   static_assert(!ba::detail::inline_allocation_command::applies<counting_allocator<ba::allocator<long>>>, "");
+   constexpr std::size_t size = 4u << 20;
+   std::unique_ptr<unsigned char[]> member_buffer(new unsigned char[size + 4096]);
+   std::unique_ptr<unsigned char[]> traits_buffer(new unsigned char[size + 4096]);
+   // The same alignment for both buffers, so that the two heaps lay out their blocks alike.
+   const auto page = [](unsigned char *p) {
+      return p + (4096 - reinterpret_cast<std::uintptr_t>(p) % 4096) % 4096;
+   };
+   const std::vector<command_outcome> by_member = run_command_script(page(member_buffer.get()), size, false);
+   const std::vector<command_outcome> by_traits = run_command_script(page(traits_buffer.get()), size, true);
+   BOOST_REQUIRE_EQUAL(by_member.size(), by_traits.size());
+   std::size_t expanded = 0, shrunk_or_new = 0, failed = 0;
+   for (std::size_t i = 0; i != by_member.size(); ++i) {
+      BOOST_TEST_REQUIRE((by_member[i] == by_traits[i]), "step " << i << " differs");
+      if (by_member[i].block < 0) ++failed;
+      else if (by_member[i].reuse >= 0) ++expanded;
+      else ++shrunk_or_new;
+   }
+   // The script reached every outcome: in place, new block, failure.
+   BOOST_TEST(expanded > 100u);
+   BOOST_TEST(shrunk_or_new > 100u);
+   BOOST_TEST(failed > 10u);
 }

@@ -64,6 +64,27 @@ struct chain_of<A, ValueType, std::void_t<typename A::multiallocation_chain>> {
    using type = typename A::multiallocation_chain;
 };
 
+template <class T, class Source, unsigned Version, unsigned DisableMask>
+class core_allocator_base;
+
+//! The version-2 allocators over the core (ba::allocator, ba::heap_allocator) with their
+//! growth's short paths inline: what ba::allocator_traits::allocation_command calls for them.
+//! Their public allocation_command calls the core for growth (see core_allocator_base).
+struct inline_allocation_command {
+   template <class T, class Source, unsigned DisableMask>
+   static std::true_type test(const core_allocator_base<T, Source, 2, DisableMask> *);
+   static std::false_type test(...);
+   template <class A>
+   static constexpr bool applies = decltype(test(static_cast<const A *>(nullptr)))::value;
+
+   template <class T, class Source, unsigned DisableMask>
+   BOOST_FORCEINLINE static T *call(core_allocator_base<T, Source, 2, DisableMask> &a, unsigned command,
+                                    std::size_t limit, std::size_t &prefer_in_received_out, T *&reuse)
+   {
+      return a.template command_with_paths<true>(command, limit, prefer_in_received_out, reuse);
+   }
+};
+
 template <class T>
 T *to_raw_pointer(T *p) noexcept { return p; }
 template <class Pointer>
@@ -112,7 +133,8 @@ public:
       }
    }
 
-   //! Effects: a.allocation_command(...) for a version-2 allocator. Otherwise: a shrink or a
+   //! Effects: a.allocation_command(...) for a version-2 allocator (for ba::allocator and
+   //!   ba::heap_allocator, the same command with its growth's short paths inline). Otherwise: a shrink or a
    //!   command without allocate_new fails; else a new block of prefer_in_received_out objects
    //!   (of limit objects if that fails) is allocated with allocate_at_least, its count is written
    //!   to prefer_in_received_out, and reuse becomes null (a new block is never `reuse`).
@@ -123,7 +145,9 @@ public:
                                                                      size_type &prefer_in_received_out,
                                                                      pointer &reuse)
    {
-      if constexpr (is_version_2) {
+      if constexpr (detail::inline_allocation_command::applies<A>) {
+         return detail::inline_allocation_command::call(a, command, limit, prefer_in_received_out, reuse);
+      } else if constexpr (is_version_2) {
          return a.allocation_command(command, limit, prefer_in_received_out, reuse);
       } else {
          reuse = pointer();

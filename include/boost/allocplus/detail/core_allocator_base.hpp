@@ -174,10 +174,27 @@ public:
    //!   with nothrow_allocation. Strong guarantee: on failure `reuse`'s block is unchanged.
    //! Complexity: constant, unless the core searches a tree bin (logarithmic in the bin's size).
    //!
-   //! Inlined into the caller (forced): with the core's short paths inside, a container's growth
-   //! into the top of the heap costs no call.
-   [[nodiscard]] BOOST_FORCEINLINE T *allocation_command(allocation_type command, size_type limit_size,
+   //! (Inlining: a shrink runs inline; growth is one call into the core, the shape of
+   //! boost::container::allocator's. ba::vector reaches the growth's short paths inline through
+   //! ba::allocator_traits; see command_with_paths.)
+   [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
                                        size_type &prefer_in_received_out, T *&reuse)
+   {
+      return command_with_paths<false>(command, limit_size, prefer_in_received_out, reuse);
+   }
+
+private:
+   friend struct detail::inline_allocation_command;
+
+   //! allocation_command, with the core's short paths (growth into the top of the heap, a
+   //! shrink) forced inline when `InlineGrowth`, only the shrink's otherwise. Why two: measured
+   //! with GCC 12 (doc/allocator.md), ba::vector's growth is faster with the paths inline,
+   //! and boost::container::vector's is slower: the paths make Boost's command wrapper too large
+   //! to inline into its growth function, which GCC then compiles with a 16-byte store of size and
+   //! capacity that the next push_back's 8-byte load of size must wait for (store forwarding).
+   template <bool InlineGrowth>
+   [[nodiscard]] BOOST_FORCEINLINE T *command_with_paths(allocation_type command, size_type limit_size,
+                                                         size_type &prefer_in_received_out, T *&reuse)
    {
       command &= ~static_cast<allocation_type>(DisableMask);
       size_type preferred = prefer_in_received_out;
@@ -198,14 +215,15 @@ public:
          return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation);
       std::size_t received = 0;
       const ba_command_ret r =
-         this->source().command(command, sizeof(T), alignof(T), limit_size, preferred, &received, reuse);
+         InlineGrowth || (command & (shrink_in_place | try_shrink_in_place))
+            ? this->source().command_inline(command, sizeof(T), alignof(T), limit_size, preferred, &received, reuse)
+            : this->source().command(command, sizeof(T), alignof(T), limit_size, preferred, &received, reuse);
       prefer_in_received_out = received;
       if (!r.second) reuse = nullptr;
       if (!r.first && !(command & nothrow_allocation)) throw_bad_alloc();
       return static_cast<T *>(r.first);
    }
 
-private:
    //! A new block of `preferred` objects, else of `limit` (limit <= preferred <= max_objects);
    //! `received` gets the objects it holds (0 on failure).
    T *allocate_new_block(size_type limit, size_type preferred, size_type &received, bool nothrow)

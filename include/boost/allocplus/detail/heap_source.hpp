@@ -10,7 +10,8 @@
 //   void *allocate_bytes(n)                  ba_malloc
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
-//   ba_command_ret command(...)              ba_allocation_command
+//   ba_command_ret command(...)              ba_allocation_command (a call)
+//   ba_command_ret command_inline(...)       the same command, its short paths forced inline
 //   int burst_nodes(n, bytes, chain)         ba_multialloc_nodes (default contiguity)
 //   int burst_arrays(n, lengths, size, chain) ba_multialloc_arrays (default contiguity)
 //   void burst_deallocate(chain)             ba_multidealloc
@@ -30,13 +31,22 @@ struct default_heap_source {
    static void *allocate_bytes(std::size_t n) noexcept { return ba_malloc(n); }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
-   // Forced inline, as the core's command is (see BA_DETAIL_INLINE_API): its short paths must
-   // reach the container without a call.
-   BOOST_FORCEINLINE static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
-                                                   std::size_t limit, std::size_t preferred, std::size_t *received,
-                                                   void *reuse) noexcept
+   static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
+                                 std::size_t preferred, std::size_t *received, void *reuse) noexcept
    {
       return ba_allocation_command(command, size, alignment, limit, preferred, received, reuse);
+   }
+   BOOST_FORCEINLINE static ba_command_ret command_inline(unsigned command, std::size_t size,
+                                                          std::size_t alignment, std::size_t limit,
+                                                          std::size_t preferred, std::size_t *received,
+                                                          void *reuse) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      return ::boost::allocplus::ba_detail_inline_command(::boost::allocplus::ba_detail_default(), command, size,
+                                                          alignment, limit, preferred, received, reuse);
+#else
+      return ba_allocation_command(command, size, alignment, limit, preferred, received, reuse);
+#endif
    }
    static int burst_nodes(std::size_t n, std::size_t bytes, ba_chain *chain) noexcept
    {
@@ -61,11 +71,21 @@ public:
       return ba_heap_memalign(heap_, alignment, n);
    }
    void deallocate_bytes(void *p) const noexcept { ba_heap_free(heap_, p); }
-   BOOST_FORCEINLINE ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
-                                            std::size_t limit, std::size_t preferred, std::size_t *received,
-                                            void *reuse) const noexcept
+   ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
+                          std::size_t preferred, std::size_t *received, void *reuse) const noexcept
    {
       return ba_heap_allocation_command(heap_, command, size, alignment, limit, preferred, received, reuse);
+   }
+   BOOST_FORCEINLINE ba_command_ret command_inline(unsigned command, std::size_t size, std::size_t alignment,
+                                                   std::size_t limit, std::size_t preferred,
+                                                   std::size_t *received, void *reuse) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      return ::boost::allocplus::ba_detail_inline_command(heap_, command, size, alignment, limit, preferred,
+                                                          received, reuse);
+#else
+      return ba_heap_allocation_command(heap_, command, size, alignment, limit, preferred, received, reuse);
+#endif
    }
    int burst_nodes(std::size_t n, std::size_t bytes, ba_chain *chain) const noexcept
    {

@@ -82,18 +82,17 @@
 /* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
  * the growth of small vectors). */
 #define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-/* allocation_command, which a container calls on every growth and shrink: in header-only builds
- * always inlined into it, so that its short paths cost no call (left to the compiler, it was
- * inlined in a small program and not in the benchmark's). A trade, measured: forced, ba::vector's
- * shrink_to_fit and 100-element push_back rows are 10-15% faster, and boost::container::vector's
- * 10-element push_back row 30% slower (doc/allocator.md). The general path stays one call away
- * (ba_detail_command). */
+/* ba_detail_inline_command, the allocation command with its short paths (growing into the top,
+ * shrinking in place): in header-only builds forced into the C++ callers that ask for it (our own
+ * containers' growth and every container's shrink; see detail/core_allocator_base.hpp), so that
+ * those paths cost no call. The C API (ba_allocation_command) is one ordinary function around it.
+ * The general path stays one call away (ba_detail_command). */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
    /* (Not under ASan: the core is built uninstrumented there, and GCC will not force such a
     * function into an instrumented caller.) */
-#  define BA_DETAIL_INLINE_API BA_DETAIL_ALWAYS_INLINE
+#  define BA_DETAIL_INLINE_COMMAND BA_DETAIL_ALWAYS_INLINE
 #else
-#  define BA_DETAIL_INLINE_API
+#  define BA_DETAIL_INLINE_COMMAND
 #endif
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -2376,7 +2375,7 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, si
    return mem;
 }
 
-BOOST_ALLOCPLUS_CORE_API BA_DETAIL_INLINE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
+BA_DETAIL_FN BA_DETAIL_INLINE_COMMAND ba_command_ret ba_detail_inline_command(ba_heap *h, unsigned command,
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
 {
@@ -2409,6 +2408,14 @@ BOOST_ALLOCPLUS_CORE_API BA_DETAIL_INLINE_API ba_command_ret ba_heap_allocation_
    ba_detail_unlock(h);
    if (received_objects) *received_objects = received;
    return ret;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
+   size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
+   size_t *received_objects, void *reuse_ptr)
+{
+   return ba_detail_inline_command(h, command, sizeof_object, alignof_object, limit_objects,
+                                   preferred_objects, received_objects, reuse_ptr);
 }
 
 BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_arrays(ba_heap *h, size_t n, const size_t *lengths,
@@ -2629,12 +2636,12 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *mem)
    return ba_detail_exposed(mem, size);
 }
 
-BOOST_ALLOCPLUS_CORE_API BA_DETAIL_INLINE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
    size_t alignof_object, size_t limit_objects, size_t preferred_objects, size_t *received_objects,
    void *reuse_ptr)
 {
-   return ba_heap_allocation_command(ba_detail_default(), command, sizeof_object, alignof_object,
-                                     limit_objects, preferred_objects, received_objects, reuse_ptr);
+   return ba_detail_inline_command(ba_detail_default(), command, sizeof_object, alignof_object,
+                                   limit_objects, preferred_objects, received_objects, reuse_ptr);
 }
 
 BOOST_ALLOCPLUS_CORE_API int ba_multialloc_nodes(size_t n, size_t elem_size, size_t contiguous_elements, ba_chain *chain)
