@@ -70,12 +70,22 @@ class core_allocator_base;
 //! The version-2 allocators over the core (ba::allocator, ba::heap_allocator) with their
 //! growth's short paths inline: what ba::allocator_traits::allocation_command calls for them.
 //! Their public allocation_command calls the core for growth (see core_allocator_base).
+//! Only for A whose allocation_command is the base's own, reachable and of version 2: a type
+//! derived from ours that redeclares allocation_command, hides the base, or says version 1 gets
+//! its own member, as any allocator does.
 struct inline_allocation_command {
-   template <class T, class Source, unsigned DisableMask>
-   static std::true_type test(const core_allocator_base<T, Source, 2, DisableMask> *);
-   static std::false_type test(...);
+   template <class A, class = void>
+   struct applies_to : std::false_type {};
    template <class A>
-   static constexpr bool applies = decltype(test(static_cast<const A *>(nullptr)))::value;
+   struct applies_to<A, std::void_t<typename A::core_allocator_type,
+                                    decltype(&A::allocation_command), typename A::version>>
+      : std::integral_constant<bool,
+           std::is_convertible<A *, typename A::core_allocator_type *>::value
+           && std::is_same<decltype(&A::allocation_command),
+                           decltype(&A::core_allocator_type::allocation_command)>::value
+           && A::version::value == 2> {};
+   template <class A>
+   static constexpr bool applies = applies_to<A>::value;
 
    template <class T, class Source, unsigned DisableMask>
    BOOST_FORCEINLINE static T *call(core_allocator_base<T, Source, 2, DisableMask> &a, unsigned command,

@@ -148,6 +148,8 @@ class core_allocator_base<T, Source, 2, DisableMask> : public core_allocator_v1<
 public:
    using typename base::size_type;
    using version = std::integral_constant<unsigned, 2>;
+   //! (For ba::allocator_traits: this base, where the command with inline growth is.)
+   using core_allocator_type = core_allocator_base;
    //! The chain of allocate_individual and allocate_many.
    using multiallocation_chain = allocplus::multiallocation_chain<T>;
 
@@ -188,7 +190,7 @@ private:
 
    //! allocation_command, with the core's short paths (growth into the top of the heap, a
    //! shrink) forced inline when `InlineGrowth`, only the shrink's otherwise. Why two: measured
-   //! with GCC 12 (doc/allocator.md), ba::vector's growth is faster with the paths inline,
+   //! with GCC 12 (doc/allocator.md, "Why growth through the member is a call"), ba::vector's growth is faster with the paths inline,
    //! and boost::container::vector's is slower: the paths make Boost's command wrapper too large
    //! to inline into its growth function, which GCC then compiles with a 16-byte store of size and
    //! capacity that the next push_back's 8-byte load of size must wait for (store forwarding).

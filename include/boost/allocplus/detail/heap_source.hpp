@@ -10,7 +10,7 @@
 //   void *allocate_bytes(n)                  ba_malloc
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
-//   ba_command_ret command(...)              ba_allocation_command (a call)
+//   ba_command_ret command(...)              ba_allocation_command (kept a call)
 //   ba_command_ret command_inline(...)       the same command, its short paths forced inline
 //   int burst_nodes(n, bytes, chain)         ba_multialloc_nodes (default contiguity)
 //   int burst_arrays(n, lengths, size, chain) ba_multialloc_arrays (default contiguity)
@@ -31,8 +31,11 @@ struct default_heap_source {
    static void *allocate_bytes(std::size_t n) noexcept { return ba_malloc(n); }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
-   static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
-                                 std::size_t preferred, std::size_t *received, void *reuse) noexcept
+   // Kept a call (noinline): inlined, the command's paths would make a container's growth
+   // function larger, which is what the call is for (doc/allocator.md).
+   BOOST_NOINLINE static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
+                                                std::size_t limit, std::size_t preferred, std::size_t *received,
+                                                void *reuse) noexcept
    {
       return ba_allocation_command(command, size, alignment, limit, preferred, received, reuse);
    }
@@ -71,8 +74,9 @@ public:
       return ba_heap_memalign(heap_, alignment, n);
    }
    void deallocate_bytes(void *p) const noexcept { ba_heap_free(heap_, p); }
-   ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment, std::size_t limit,
-                          std::size_t preferred, std::size_t *received, void *reuse) const noexcept
+   BOOST_NOINLINE ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
+                                         std::size_t limit, std::size_t preferred, std::size_t *received,
+                                         void *reuse) const noexcept
    {
       return ba_heap_allocation_command(heap_, command, size, alignment, limit, preferred, received, reuse);
    }

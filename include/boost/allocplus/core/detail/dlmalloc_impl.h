@@ -85,7 +85,8 @@
 /* ba_detail_inline_command, the allocation command with its short paths (growing into the top,
  * shrinking in place): in header-only builds forced into the C++ callers that ask for it (our own
  * containers' growth and every container's shrink; see detail/core_allocator_base.hpp), so that
- * those paths cost no call. The C API (ba_allocation_command) is one ordinary function around it.
+ * those paths cost no call. The C API functions (ba_allocation_command, ba_heap_allocation_command)
+ * are ordinary functions around it, each with its own copy of the body.
  * The general path stays one call away (ba_detail_command). */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
    /* (Not under ASan: the core is built uninstrumented there, and GCC will not force such a
