@@ -317,7 +317,8 @@ std::vector<command_outcome> run_command_script(unsigned char *buffer, std::size
       const ba::allocation_type command = kinds[next() % 10] | ba::nothrow_allocation;
       const bool shrinking = (command & (ba::shrink_in_place | ba::try_shrink_in_place)) != 0;
       std::size_t slot = live.empty() ? 0 : next() % live.size();
-      long *reuse = (live.empty() || (command == (ba::allocate_new | ba::nothrow_allocation))) ? nullptr : live[slot].first;
+      const bool allocating_only = command == (ba::allocate_new | ba::nothrow_allocation);
+      long *reuse = (live.empty() || allocating_only) ? nullptr : live[slot].first;
       const std::size_t held = reuse ? live[slot].second : 0;
       std::size_t limit, preferred;
       if (shrinking) {

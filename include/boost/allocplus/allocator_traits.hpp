@@ -77,13 +77,12 @@ struct inline_allocation_command {
    template <class A, class = void>
    struct applies_to : std::false_type {};
    template <class A>
-   struct applies_to<A, std::void_t<typename A::core_allocator_type,
-                                    decltype(&A::allocation_command), typename A::version>>
+   struct applies_to<A, std::void_t<typename A::core_allocator_type, decltype(&A::allocation_command)>>
       : std::integral_constant<bool,
            std::is_convertible<A *, typename A::core_allocator_type *>::value
            && std::is_same<decltype(&A::allocation_command),
                            decltype(&A::core_allocator_type::allocation_command)>::value
-           && A::version::value == 2> {};
+           && version_of<A>::value == 2> {};
    template <class A>
    static constexpr bool applies = applies_to<A>::value;
 

@@ -190,10 +190,11 @@ private:
 
    //! allocation_command, with the core's short paths (growth into the top of the heap, a
    //! shrink) forced inline when `InlineGrowth`, only the shrink's otherwise. Why two: measured
-   //! with GCC 12 (doc/allocator.md, "Why growth through the member is a call"), ba::vector's growth is faster with the paths inline,
-   //! and boost::container::vector's is slower: the paths make Boost's command wrapper too large
-   //! to inline into its growth function, which GCC then compiles with a 16-byte store of size and
-   //! capacity that the next push_back's 8-byte load of size must wait for (store forwarding).
+   //! with GCC 12 (doc/allocator.md, "Why growth through the member is a call"), ba::vector's
+   //! growth is faster with the paths inline, and boost::container::vector's is slower: the
+   //! paths make Boost's command wrapper too large to inline into its growth function, which GCC
+   //! then compiles with a 16-byte store of size and capacity that the next push_back's 8-byte
+   //! load of size must wait for (store forwarding).
    template <bool InlineGrowth>
    [[nodiscard]] BOOST_FORCEINLINE T *command_with_paths(allocation_type command, size_type limit_size,
                                                          size_type &prefer_in_received_out, T *&reuse)
