@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <iterator>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -596,6 +597,121 @@ BOOST_AUTO_TEST_CASE(expand_fwd_into_the_top_answers_as_the_general_path_does)
          }
       }
    }
+}
+
+// A new block at the preferred size (with no block to reuse, or for a block that surely cannot
+// grow in place) also takes a short path; zero_memory again sends the same request down the
+// general one. A random script of commands, vector-like moves, frees and small mallocs (which
+// fill the quick lists backward expansion reads) on two heaps laid out alike: every answer, the
+// layout and the statistics must agree, so a short path that allocated where the general one
+// would have expanded (or the reverse) shows at once.
+BOOST_AUTO_TEST_CASE(new_blocks_answer_as_the_general_path_does)
+{
+   constexpr std::size_t buffer_bytes = 256 * KiB;
+   std::vector<unsigned char> buf_short(buffer_bytes + 64), buf_general(buffer_bytes + 64);
+   auto aligned = [](std::vector<unsigned char> &b) {
+      return b.data() + (64 - reinterpret_cast<std::uintptr_t>(b.data()) % 64) % 64;
+   };
+   unsigned char *base_s = aligned(buf_short), *base_g = aligned(buf_general);
+   ba_heap *hs = ba_create_heap_over(base_s, buffer_bytes, 1);
+   ba_heap *hg = ba_create_heap_over(base_g, buffer_bytes, 1);
+   BOOST_REQUIRE(hs && hg);
+   const std::uint64_t seed_used = allocplus_test::seed(20261123);
+   BOOST_TEST_MESSAGE("seed " << seed_used);
+   std::uint64_t state = seed_used;
+   auto next = [&state](std::size_t n) {   // splitmix64, so both runs of a seed agree anywhere
+      std::uint64_t z = (state += 0x9e3779b97f4a7c15u);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+      return static_cast<std::size_t>((z ^ (z >> 31)) % n);
+   };
+   const std::size_t sizes[] = {1, 4, 8, 12, 16, 24, 40};
+   const std::size_t alignments[] = {0, 4, 16};
+   const unsigned expansions[] = {0, BA_EXPAND_FWD, BA_EXPAND_BWD, BA_EXPAND_FWD | BA_EXPAND_BWD};
+   struct block {
+      void *s, *g;
+      std::size_t size, alignment;
+   };
+   std::vector<block> live;
+   std::size_t moves = 0, news = 0, expanded = 0;
+   const std::size_t steps = scaled(20000, 2000);
+   for (std::size_t step = 0; step != steps; ++step) {
+      const std::size_t op = next(10);
+      if (op < 3 && !live.empty()) {   // free one
+         const std::size_t i = next(live.size());
+         ba_heap_free(hs, live[i].s);
+         ba_heap_free(hg, live[i].g);
+         live[i] = live.back();
+         live.pop_back();
+         continue;
+      }
+      if (op < 5) {   // a small malloc, freed at once half the time: quick lists fill and empty
+         const std::size_t n = 1 + next(200);
+         void *ps = ba_heap_malloc(hs, n), *pg = ba_heap_malloc(hg, n);
+         BOOST_REQUIRE((ps == nullptr) == (pg == nullptr));
+         if (!ps) continue;
+         BOOST_REQUIRE(distance(base_s, ps) == distance(base_g, pg));
+         if (next(2)) {
+            ba_heap_free(hs, ps);
+            ba_heap_free(hg, pg);
+         } else {
+            live.push_back({ps, pg, 1, 0});
+         }
+         continue;
+      }
+      // A command: a new block, or the growth of a live one (as a vector grows: limit one more
+      // than it holds, preferred 1.6 times that), which moves when it gets a new block.
+      const bool grow = op >= 6 && !live.empty();   // else a new block
+      const std::size_t i = grow ? next(live.size()) : 0;
+      const std::size_t size = grow ? live[i].size : sizes[next(std::size(sizes))];
+      const std::size_t alignment = grow ? live[i].alignment : alignments[next(std::size(alignments))];
+      const unsigned cmd = BA_ALLOCATE_NEW | expansions[next(std::size(expansions))];
+      void *reuse_s = grow ? live[i].s : nullptr, *reuse_g = grow ? live[i].g : nullptr;
+      const std::size_t held = grow ? ba_usable_size(reuse_s) / size : 0;
+      // Now and then a size the block already holds (as a reserve() below the capacity asks):
+      // the general path answers that in place.
+      const std::size_t limit = next(4) == 0 ? 1 + next(held + 1) : held + 1 + next(8);
+      const std::size_t preferred = limit + limit * 3 / 5;
+      std::size_t rec_s, rec_g;
+      ba_command_ret rs = command(hs, cmd, size, limit, preferred, rec_s, reuse_s, alignment);
+      ba_command_ret rg = command(hg, cmd | BA_ZERO_MEMORY, size, limit, preferred, rec_g, reuse_g, alignment);
+      BOOST_TEST_CONTEXT("step " << step << ", command " << cmd << ", size " << size << ", alignment "
+                                 << alignment << ", limit " << limit << ", preferred " << preferred)
+      {
+         BOOST_REQUIRE((rs.first == nullptr) == (rg.first == nullptr));
+         BOOST_REQUIRE(rs.second == rg.second);
+         BOOST_REQUIRE(rec_s == rec_g);
+         if (rs.first) BOOST_REQUIRE(distance(base_s, rs.first) == distance(base_g, rg.first));
+         BOOST_REQUIRE(stats_of(hs).in_use_bytes == stats_of(hg).in_use_bytes);
+         BOOST_REQUIRE(stats_of(hs).top_bytes == stats_of(hg).top_bytes);
+      }
+      if (!rs.first) continue;
+      if (rs.second) {
+         ++expanded;
+         live[i].s = rs.first;
+         live[i].g = rg.first;
+      } else if (grow) {
+         ++moves;
+         ba_heap_free(hs, reuse_s);   // the vector moved: its old buffer goes
+         ba_heap_free(hg, reuse_g);
+         live[i] = {rs.first, rg.first, size, alignment};
+      } else {
+         ++news;
+         live.push_back({rs.first, rg.first, size, alignment});
+      }
+      if (step % 256 == 0) {
+         ALLOCPLUS_CHECK_HEAP(hs);
+         ALLOCPLUS_CHECK_HEAP(hg);
+      }
+   }
+   BOOST_TEST_MESSAGE(news << " new blocks, " << moves << " moves, " << expanded << " expansions");
+   // The script must reach each path it is about: blocks that move, and blocks that expand.
+   BOOST_TEST(moves > steps / 20);
+   BOOST_TEST(expanded > steps / 50);
+   ALLOCPLUS_CHECK_HEAP(hs);
+   ALLOCPLUS_CHECK_HEAP(hg);
+   ba_destroy_heap(hs);
+   ba_destroy_heap(hg);
 }
 
 BOOST_FIXTURE_TEST_CASE(expand_fwd_of_a_block_already_holding_preferred_succeeds_in_place, fresh_heap)

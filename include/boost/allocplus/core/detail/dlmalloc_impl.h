@@ -1789,6 +1789,47 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_into_top(ba_heap *h, u
    return 1;
 }
 
+/* Returns: whether checked chunk p might satisfy `command` in place at `bytes` (as the general
+ * path's expansion step would: a block already that large counts); 0 only when it surely cannot:
+ * no expansion asked, or nothing free after it (or no expand_fwd) and nothing free or held before
+ * it (or no expand_bwd). Conservative and cheap: for the growth of a vector that has to move. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_may_expand(ba_heap *h, unsigned command, ba_detail_ch *p,
+   size_t bytes)
+{
+   const size_t head = p->head, size = head & ~BA_DETAIL_FLAG_BITS;
+   const ba_detail_ch *next = ba_detail_plus(p, size);
+   unsigned list;
+   if (!(command & (BA_EXPAND_FWD | BA_EXPAND_BWD))) return 0;
+   if ((head & BA_DETAIL_INUSE_BITS) == 0 || size - BA_DETAIL_CHUNK_OVERHEAD >= bytes) return 1;   /* huge; holds it */
+   /* Forward: the top or a free chunk (neither has CINUSE), or a quick chunk (expand_fwd takes
+    * it back from its list). */
+   if ((command & BA_EXPAND_FWD) && (next->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) != BA_DETAIL_CINUSE)
+      return 1;
+   return (command & BA_EXPAND_BWD) && (!(head & BA_DETAIL_PINUSE) || ba_detail_quick_find_before(h, p, &list));
+}
+
+/* A new block at the preferred size when there is no block p to reuse (a vector's first buffer)
+ * or p surely cannot grow in place (the buffer a vector moves to): the command's short path for
+ * it, one call to malloc_chunk, answering as the general path would. Returns: the block, or null
+ * to leave the command (and any failure) to the general path. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_new_at_preferred(ba_heap *h, unsigned command, size_t size,
+   size_t alignment, size_t limit_objects, size_t preferred_objects, ba_detail_ch *p, size_t *received)
+{
+   size_t bytes, usable;
+   void *mem;
+   if ((command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW
+       || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects || size == 0
+       || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST
+       || (p && ba_detail_may_expand(h, command, p, bytes)))
+      return 0;
+   mem = ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+   if (!mem) return 0;
+   usable = ba_detail_usable(ba_detail_mem2chunk(mem));
+   *received = ba_detail_count_of(usable, size);
+   ba_detail_block_born(mem, usable, *received * size);
+   return mem;
+}
+
 /* Returns: the objects of `size` that chunk p's payload holds (as its owner sees it). */
 BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size)
 {
@@ -2388,12 +2429,16 @@ BA_DETAIL_FN BA_DETAIL_INLINE_COMMAND ba_command_ret ba_detail_inline_command(ba
       p = ba_detail_checked_chunk(h, reuse_ptr);
       old_size = ba_detail_chunksize(p);
    }
-   /* A vector's two everyday commands, growing into the top and shrink_to_fit, are handled here,
-    * inline; everything else (and their failures) is a call. */
+   /* A vector's everyday commands, its first buffer, growing into the top and shrink_to_fit, are
+    * handled here, inline (the first buffer with one call to malloc_chunk); everything else (and
+    * their failures) is a call. */
    if (p && ba_detail_expand_into_top(h, command, sizeof_object, alignof_object, limit_objects,
                                       preferred_objects, p, &received)) {
       ret.first = reuse_ptr;
       ret.second = 1;
+   } else if ((ret.first = ba_detail_new_at_preferred(h, command, sizeof_object, alignof_object, limit_objects,
+                                                      preferred_objects, p, &received)) != 0) {
+      /* A new block: the first of a vector, or one to move to. */
    } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE))
               && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large */
               && ba_detail_default_alignment(alignof_object)) {
