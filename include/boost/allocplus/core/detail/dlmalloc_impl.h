@@ -889,7 +889,9 @@ BA_DETAIL_FN void ba_detail_set_flag(ba_heap *h, unsigned flag)
    __atomic_fetch_or(&h->flags, flag, __ATOMIC_RELAXED);
 }
 
-BA_DETAIL_FN void ba_detail_init_default(void)
+/* Out of line, so that ba_detail_default (every call on the default heap asks it) is two
+ * instructions inline rather than a call (counted: 3% of the instructions of 10 push_backs). */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_init_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
    ba_detail_spin_lock(&ba_detail_registry_lock);
@@ -904,7 +906,7 @@ BA_DETAIL_FN void ba_detail_init_default(void)
    ba_detail_spin_unlock(&ba_detail_registry_lock);
 }
 
-BA_DETAIL_FN ba_heap *ba_detail_default(void)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_heap *ba_detail_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
    if (BA_DETAIL_UNLIKELY(!(__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & BA_DETAIL_HEAP_READY)))
