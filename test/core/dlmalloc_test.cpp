@@ -626,7 +626,7 @@ BOOST_AUTO_TEST_CASE(new_blocks_answer_as_the_general_path_does)
       return static_cast<std::size_t>((z ^ (z >> 31)) % n);
    };
    const std::size_t sizes[] = {1, 4, 8, 12, 16, 24, 40};
-   const std::size_t alignments[] = {0, 4, 16};
+   const std::size_t alignments[] = {0, 4, 16, 64};   // 64: memalign, the general path on both
    const unsigned expansions[] = {0, BA_EXPAND_FWD, BA_EXPAND_BWD, BA_EXPAND_FWD | BA_EXPAND_BWD};
    struct block {
       void *s, *g;
@@ -681,9 +681,17 @@ BOOST_AUTO_TEST_CASE(new_blocks_answer_as_the_general_path_does)
          BOOST_REQUIRE((rs.first == nullptr) == (rg.first == nullptr));
          BOOST_REQUIRE(rs.second == rg.second);
          BOOST_REQUIRE(rec_s == rec_g);
-         if (rs.first) BOOST_REQUIRE(distance(base_s, rs.first) == distance(base_g, rg.first));
-         BOOST_REQUIRE(stats_of(hs).in_use_bytes == stats_of(hg).in_use_bytes);
-         BOOST_REQUIRE(stats_of(hs).top_bytes == stats_of(hg).top_bytes);
+         if (rs.first) {
+            BOOST_REQUIRE(distance(base_s, rs.first) == distance(base_g, rg.first));
+            // Under ASan: the bytes the owner may touch (the poisoning) agree too.
+            BOOST_REQUIRE(ba_usable_size(rs.first) == ba_usable_size(rg.first));
+         }
+         const ba_heap_stats ss = stats_of(hs), sg = stats_of(hg);
+         BOOST_REQUIRE(ss.in_use_bytes == sg.in_use_bytes);
+         BOOST_REQUIRE(ss.in_use_chunks == sg.in_use_chunks);
+         BOOST_REQUIRE(ss.peak_in_use_bytes == sg.peak_in_use_bytes);
+         BOOST_REQUIRE(ss.top_bytes == sg.top_bytes);
+         BOOST_REQUIRE(ss.free_bytes == sg.free_bytes);
       }
       if (!rs.first) continue;
       if (rs.second) {
@@ -712,6 +720,48 @@ BOOST_AUTO_TEST_CASE(new_blocks_answer_as_the_general_path_does)
    ALLOCPLUS_CHECK_HEAP(hg);
    ba_destroy_heap(hs);
    ba_destroy_heap(hg);
+}
+
+// The short path for new blocks refuses what the general path refuses: an object size of 0 or
+// one too large to represent, even when no bytes are asked for (preferred 0).
+BOOST_FIXTURE_TEST_CASE(allocate_new_refuses_object_sizes_the_general_path_refuses, fresh_heap)
+{
+   const ba_heap_stats before = stats_of(h);
+   for (std::size_t size : {std::size_t(0), ~std::size_t(0) / 2, ~std::size_t(0)}) {
+      for (std::size_t preferred : {0u, 1u}) {
+         std::size_t rec;
+         ba_command_ret r = command(h, BA_ALLOCATE_NEW, size, preferred, preferred, rec, nullptr);
+         BOOST_TEST_CONTEXT("size " << size << ", preferred " << preferred)
+         {
+            BOOST_TEST(r.first == nullptr);
+            BOOST_TEST(r.second == 0);
+            BOOST_TEST(rec == 0u);
+         }
+      }
+   }
+   BOOST_TEST(stats_of(h).in_use_chunks == before.in_use_chunks);
+}
+
+// A huge block (mapped directly) is never "surely unable to grow": the growth of one goes to the
+// general path, which grows it in place; a new block that large comes back huge with every byte
+// counted in `received`.
+BOOST_FIXTURE_TEST_CASE(new_and_growing_huge_blocks_through_the_short_paths_command, fresh_heap)
+{
+   std::size_t rec;
+   ba_command_ret r = command(h, BA_ALLOCATE_NEW | BA_EXPAND_FWD, 8, 2 * MiB / 8, 2 * MiB / 8, rec, nullptr);
+   BOOST_REQUIRE(r.first);
+   BOOST_TEST(r.second == 0);
+   BOOST_TEST(stats_of(h).huge_blocks == 1u);
+   BOOST_TEST(rec == ba_usable_size(r.first) / 8);
+   fill(r.first, 2 * MiB, 21);
+   void *huge = r.first;
+   r = command(h, BA_ALLOCATE_NEW | BA_EXPAND_FWD | BA_EXPAND_BWD, 8, 3 * MiB / 8, 4 * MiB / 8, rec, huge);
+   BOOST_REQUIRE(r.first);
+   BOOST_TEST(r.first == huge);
+   BOOST_TEST(r.second == 1);
+   BOOST_TEST(rec >= 3 * MiB / 8);
+   BOOST_TEST(holds_pattern(huge, 2 * MiB, 21));
+   ba_heap_free(h, huge);
 }
 
 BOOST_FIXTURE_TEST_CASE(expand_fwd_of_a_block_already_holding_preferred_succeeds_in_place, fresh_heap)

@@ -82,18 +82,18 @@
 /* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
  * the growth of small vectors). */
 #define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-/* ba_detail_inline_command, the allocation command with its short paths (growing into the top,
- * shrinking in place): in header-only builds forced into the C++ callers that ask for it (our own
- * containers' growth and every container's shrink; see detail/core_allocator_base.hpp), so that
- * those paths cost no call. The C API functions (ba_allocation_command, ba_heap_allocation_command)
- * are ordinary functions around it, each with its own copy of the body.
- * The general path stays one call away (ba_detail_command). */
+/* What the C++ side calls on its hot paths and must not pay a call for: ba_detail_inline_command,
+ * the allocation command with its short paths (our own containers' growth and every container's
+ * shrink; see detail/core_allocator_base.hpp), and ba_detail_default (every call on the default
+ * heap). In header-only builds these are forced into their callers. The C API functions
+ * (ba_allocation_command, ba_heap_allocation_command) are ordinary functions around the command,
+ * each with its own copy of the body; the general path stays one call away (ba_detail_command). */
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
    /* (Not under ASan: the core is built uninstrumented there, and GCC will not force such a
     * function into an instrumented caller.) */
-#  define BA_DETAIL_INLINE_COMMAND BA_DETAIL_ALWAYS_INLINE
+#  define BA_DETAIL_INLINE_INTO_CALLERS BA_DETAIL_ALWAYS_INLINE
 #else
-#  define BA_DETAIL_INLINE_COMMAND
+#  define BA_DETAIL_INLINE_INTO_CALLERS
 #endif
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -746,6 +746,24 @@ BA_DETAIL_FN ba_detail_ch **ba_detail_quick_find_before(ba_heap *h, ba_detail_ch
 #endif
 }
 
+/* Whether a quick chunk may lie right before in-use chunk p, where a backward expansion would take
+ * it. Where quick_find_before is blind (ThreadSanitizer, Valgrind) any quick chunk may be the one:
+ * a malloc that finds no room frees them all into the bins, and the chunk before p may be among
+ * them (the command's short path must then leave the block to the general one). */
+BA_DETAIL_FN int ba_detail_quick_may_precede(ba_heap *h, ba_detail_ch *p)
+{
+   unsigned list;
+#if defined(BA_DETAIL_TSAN)
+   (void)p; (void)list;
+   return h->quick_chunks != 0;
+#else
+#  if defined(BA_DETAIL_VALGRIND)
+   if (RUNNING_ON_VALGRIND) return h->quick_chunks != 0;
+#  endif
+   return ba_detail_quick_find_before(h, p, &list) != 0;
+#endif
+}
+
 /* Frees every quick chunk into the bins: before the heap grows, trims or releases a segment, so
  * that memory held for reuse never makes the heap larger or an allocation fail. */
 BA_DETAIL_FN void ba_detail_quick_flush(ba_heap *h)
@@ -890,7 +908,8 @@ BA_DETAIL_FN void ba_detail_set_flag(ba_heap *h, unsigned flag)
 }
 
 /* Out of line, so that ba_detail_default (every call on the default heap asks it) is two
- * instructions inline rather than a call (counted: 3% of the instructions of 10 push_backs). */
+ * instructions inline rather than a call (counted: 3% of the instructions of 10 push_backs into
+ * a vector). */
 BA_DETAIL_OUT_OF_LINE_FN void ba_detail_init_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
@@ -906,7 +925,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_init_default(void)
    ba_detail_spin_unlock(&ba_detail_registry_lock);
 }
 
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_heap *ba_detail_default(void)
+BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_heap *ba_detail_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
    if (BA_DETAIL_UNLIKELY(!(__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & BA_DETAIL_HEAP_READY)))
@@ -1800,14 +1819,13 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_may_expand(ba_heap *h, unsign
 {
    const size_t head = p->head, size = head & ~BA_DETAIL_FLAG_BITS;
    const ba_detail_ch *next = ba_detail_plus(p, size);
-   unsigned list;
    if (!(command & (BA_EXPAND_FWD | BA_EXPAND_BWD))) return 0;
    if ((head & BA_DETAIL_INUSE_BITS) == 0 || size - BA_DETAIL_CHUNK_OVERHEAD >= bytes) return 1;   /* huge; holds it */
    /* Forward: the top or a free chunk (neither has CINUSE), or a quick chunk (expand_fwd takes
     * it back from its list). */
    if ((command & BA_EXPAND_FWD) && (next->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) != BA_DETAIL_CINUSE)
       return 1;
-   return (command & BA_EXPAND_BWD) && (!(head & BA_DETAIL_PINUSE) || ba_detail_quick_find_before(h, p, &list));
+   return (command & BA_EXPAND_BWD) && (!(head & BA_DETAIL_PINUSE) || ba_detail_quick_may_precede(h, p));
 }
 
 /* A new block at the preferred size when there is no block p to reuse (a vector's first buffer)
@@ -1820,7 +1838,8 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_new_at_preferred(ba_heap *h
    size_t bytes, usable;
    void *mem;
    if ((command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW
-       || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects || size == 0
+       || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects
+       || size - 1 >= BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large, as the general path */
        || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST
        || (p && ba_detail_may_expand(h, command, p, bytes)))
       return 0;
@@ -2419,7 +2438,7 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, si
    return mem;
 }
 
-BA_DETAIL_FN BA_DETAIL_INLINE_COMMAND ba_command_ret ba_detail_inline_command(ba_heap *h, unsigned command,
+BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_command(ba_heap *h, unsigned command,
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
 {
@@ -2431,21 +2450,19 @@ BA_DETAIL_FN BA_DETAIL_INLINE_COMMAND ba_command_ret ba_detail_inline_command(ba
       p = ba_detail_checked_chunk(h, reuse_ptr);
       old_size = ba_detail_chunksize(p);
    }
-   /* A vector's everyday commands, its first buffer, growing into the top and shrink_to_fit, are
-    * handled here, inline (the first buffer with one call to malloc_chunk); everything else (and
-    * their failures) is a call. */
+   /* A vector's everyday commands are handled here, inline: growing into the top, shrink_to_fit,
+    * and a new block (its first, or the one it moves to: one call to malloc_chunk). Everything
+    * else (and their failures) is a call. */
    if (p && ba_detail_expand_into_top(h, command, sizeof_object, alignof_object, limit_objects,
                                       preferred_objects, p, &received)) {
       ret.first = reuse_ptr;
       ret.second = 1;
-   } else if ((ret.first = ba_detail_new_at_preferred(h, command, sizeof_object, alignof_object, limit_objects,
-                                                      preferred_objects, p, &received)) != 0) {
-      /* A new block: the first of a vector, or one to move to. */
    } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE))
               && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large */
               && ba_detail_default_alignment(alignof_object)) {
       ret = ba_detail_shrink_command(h, command, sizeof_object, limit_objects, preferred_objects, &received, p);
-   } else {
+   } else if ((ret.first = ba_detail_new_at_preferred(h, command, sizeof_object, alignof_object, limit_objects,
+                                                      preferred_objects, p, &received)) == 0) {
       ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
                               limit_objects, preferred_objects, &received, p);
    }
