@@ -1780,6 +1780,13 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand(ba_heap *h, ba_detail_
    return ba_detail_usable(*pp) >= min_bytes;
 }
 
+/* Whether an object size is one allocation_command accepts: neither 0 nor too large to represent
+ * (one comparison: size - 1 wraps around for 0). */
+BA_DETAIL_FN int ba_detail_valid_object_size(size_t size)
+{
+   return size - 1 < BA_DETAIL_MAX_REQUEST - 1;
+}
+
 /* Whether alignment is 0 (the default) or a power of two no larger than every block's. */
 BA_DETAIL_FN int ba_detail_default_alignment(size_t alignment)
 {
@@ -1839,7 +1846,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_new_at_preferred(ba_heap *h
    void *mem;
    if ((command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW
        || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects
-       || size - 1 >= BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large, as the general path */
+       || !ba_detail_valid_object_size(size)
        || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST
        || (p && ba_detail_may_expand(h, command, p, bytes)))
       return 0;
@@ -1967,7 +1974,7 @@ BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned c
    size_t limit_objects, size_t preferred_objects, size_t *received, ba_detail_ch *p)
 {
    ba_command_ret ret = {0, 0};
-   if (BA_DETAIL_UNLIKELY(size == 0 || size >= BA_DETAIL_MAX_REQUEST || !ba_detail_is_pow2(alignment))) {
+   if (BA_DETAIL_UNLIKELY(!ba_detail_valid_object_size(size) || !ba_detail_is_pow2(alignment))) {
       *received = p && size ? ba_detail_objects(p, size) : 0;
       return ret;
    }
@@ -2458,7 +2465,7 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
       ret.first = reuse_ptr;
       ret.second = 1;
    } else if (p && (command & (BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE))
-              && sizeof_object - 1 < BA_DETAIL_MAX_REQUEST - 1 /* neither 0 nor too large */
+              && ba_detail_valid_object_size(sizeof_object)
               && ba_detail_default_alignment(alignof_object)) {
       ret = ba_detail_shrink_command(h, command, sizeof_object, limit_objects, preferred_objects, &received, p);
    } else if ((ret.first = ba_detail_new_at_preferred(h, command, sizeof_object, alignof_object, limit_objects,
