@@ -1477,7 +1477,8 @@ BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
 BA_DETAIL_FN int ba_detail_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
 {
    return (const char *)p >= h->least_addr && (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
-          && ba_detail_chunksize(p) >= BA_DETAIL_MIN_CHUNK && ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)));
+          && ba_detail_chunksize(p) >= BA_DETAIL_MIN_CHUNK
+          && ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)));
 }
 
 #define BA_DETAIL_NOT_A_BLOCK "free of a pointer that is not an in-use block of this heap (a double free, a pointer into a block or a corrupted header)"
