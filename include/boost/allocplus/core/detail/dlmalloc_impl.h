@@ -613,6 +613,14 @@ BA_DETAIL_FN void ba_detail_replace_dv(ba_heap *h, ba_detail_ch *p, size_t s)
 
 /* Frees chunk p of size psize into the heap, coalescing with free neighbours. p's head need not
  * be consistent except for its PINUSE bit. */
+/* The free chunk p of psize bytes, right before the top, becomes the start of the top. */
+BA_DETAIL_FN void ba_detail_merge_into_top(ba_heap *h, ba_detail_ch *p, size_t psize)
+{
+   h->topsize += psize;
+   h->top = p;
+   p->head = h->topsize | BA_DETAIL_PINUSE;
+}
+
 BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t psize)
 {
    ba_detail_ch *next = ba_detail_plus(p, psize);
@@ -631,9 +639,7 @@ BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t ps
    }
    if (!ba_detail_cinuse(next)) {
       if (next == h->top) {
-         size_t tsize = h->topsize += psize;
-         h->top = p;
-         p->head = tsize | BA_DETAIL_PINUSE;
+         ba_detail_merge_into_top(h, p, psize);
          if (p == h->dv) { h->dv = 0; h->dvsize = 0; }
          return;
       }
@@ -813,15 +819,15 @@ BA_DETAIL_FN int ba_detail_single_threaded(void)
    return 0;
 #endif
 }
-BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
-{
-   if (h->use_lock && !ba_detail_single_threaded()) ba_detail_spin_lock(&h->lock_word);
-}
 /* Returns: whether h is now locked (or needs no lock), without waiting; 0 when another thread
  * holds the lock. */
 BA_DETAIL_FN int ba_detail_try_lock(ba_heap *h)
 {
    return !h->use_lock || ba_detail_single_threaded() || !__atomic_exchange_n(&h->lock_word, 1, __ATOMIC_ACQUIRE);
+}
+BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
+{
+   if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) ba_detail_spin_lock_slow(&h->lock_word);
 }
 /* Clearing a lock that was skipped is harmless (no other thread exists to hold it), and cheaper
  * than asking again whether it was taken. */
@@ -1521,11 +1527,16 @@ BA_DETAIL_FN void ba_detail_maybe_trim(ba_heap *h)
    }
 }
 
+/* Whether a free of a chunk of psize bytes counts toward the release of unused segments. */
+BA_DETAIL_FN int ba_detail_counts_toward_release(const ba_heap *h, size_t psize)
+{
+   return BA_DETAIL_UNLIKELY(psize >= BA_DETAIL_MIN_LARGE_SIZE) && h->release_rate != 0;
+}
+
 /* Counts a free of a large chunk; every release_rate of them, unused segments are released. */
 BA_DETAIL_FN void ba_detail_count_release(ba_heap *h, size_t psize)
 {
-   if (BA_DETAIL_UNLIKELY(psize >= BA_DETAIL_MIN_LARGE_SIZE) && h->release_rate != 0
-       && --h->release_countdown == 0) {
+   if (ba_detail_counts_toward_release(h, psize) && --h->release_countdown == 0) {
       h->release_countdown = h->release_rate;
       ba_detail_release_unused_segments(h);
    }
@@ -2418,8 +2429,8 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_free_contended(ba_heap *h, void *mem)
 
 /* The two commonest frees, done as ba_detail_free_chunk would do them, with h locked: a small
  * chunk into its quick list, or a chunk (with an in-use chunk before it) into the top when that
- * neither trims the top nor releases segments. They need no call and no register saved, which
- * made a small vector's free a third cheaper (callgrind). Returns: 1 when done; 0, with nothing
+ * neither trims the top nor releases segments. They need no call and no register saved: a small
+ * vector's free went from 91 instructions to 58 (callgrind). Returns: 1 when done; 0, with nothing
  * changed, for every other free, for a pointer that fails the checks (ba_detail_free_locked
  * reports it) and in checked builds (whose checks are ba_detail_free_locked's). */
 BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
@@ -2440,14 +2451,12 @@ BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
       ba_detail_quick_push(h, p, psize);
    } else {
       /* No coalescing backward, no trim, no countdown to a release of segments reaching 0. */
-      int counted = psize >= BA_DETAIL_MIN_LARGE_SIZE && h->release_rate != 0;
+      int counted = ba_detail_counts_toward_release(h, psize);
       if (!ba_detail_pinuse(p) || h->topsize + psize > h->trim_check || (counted && h->release_countdown == 1))
          return 0;
       if (counted) --h->release_countdown;
       ba_detail_block_died(mem, ba_detail_usable(p));
-      h->top = p;
-      h->topsize += psize;
-      p->head = h->topsize | BA_DETAIL_PINUSE;
+      ba_detail_merge_into_top(h, p, psize);
    }
    ba_detail_note_free(h, psize, 1);
    return 1;
