@@ -1,0 +1,192 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * Allocation of a chunk of a padded size nb. malloc_chunk is the short path: a quick chunk of that
+ * size, or a cut from the top when no bin, tree chunk or designated victim would be taken before
+ * it; it makes no call and saves no register. malloc_from_bins, right after it, is the general
+ * path, in dlmalloc's order: an exact or next small bin, the designated victim or a larger small
+ * bin (its remainder becomes the victim), the best tree fit, the top, then the quick lists flushed
+ * and asked again, then the system (sys_alloc: a huge block, more of the top segment, or a new
+ * segment). The short path must take nothing the general path would not take first.
+ */
+/* First, so that this file included alone brings in the whole implementation, in order. */
+#include <boost/allocplus/core/dlmalloc.h>
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
+
+#include <boost/allocplus/core/detail/segments.h>
+#include <boost/allocplus/core/detail/huge_blocks.h>
+#include <boost/allocplus/core/detail/quick_list.h>
+
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
+
+/* Finds memory for a chunk of nb bytes when the bins and the top have none: a huge block, more
+ * of the top segment, or a new segment. allow_huge is 0 for burst runs (split afterwards). */
+BA_DETAIL_FN void *ba_detail_sys_alloc(ba_heap *h, size_t nb, int allow_huge)
+{
+   if (allow_huge && nb >= h->mmap_threshold) {
+      void *mem = ba_detail_huge_alloc(h, nb, BA_DETAIL_ALIGN);
+      if (mem) return mem;
+   }
+   if (h->flags & BA_DETAIL_HEAP_NO_SYSTEM) return 0;
+   if (!ba_detail_grow_top(h, nb) && !ba_detail_new_segment(h, nb)) return 0;
+   return ba_detail_split_top(h, nb);
+}
+
+/* Splits victim v (unlinked, size nb + rsize) into an in-use chunk of nb and a remainder that
+ * becomes the designated victim (or a binned chunk when to_dv is 0). */
+BA_DETAIL_FN void *ba_detail_carve(ba_heap *h, ba_detail_ch *v, size_t nb, size_t rsize, int to_dv)
+{
+   if (rsize < BA_DETAIL_MIN_CHUNK) {
+      ba_detail_set_inuse_and_pinuse(v, rsize + nb);
+   } else {
+      ba_detail_ch *r = ba_detail_plus(v, nb);
+      ba_detail_set_size_and_pinuse_of_inuse(v, nb);
+      ba_detail_set_free_chunk(r, rsize);
+      if (to_dv) ba_detail_replace_dv(h, r, rsize);
+      else ba_detail_insert_chunk(h, r, rsize);
+   }
+   return ba_detail_chunk2mem(v);
+}
+
+/* A small request from the smallest tree chunk (best fit among the smallest bin). */
+BA_DETAIL_FN void *ba_detail_tmalloc_small(ba_heap *h, size_t nb)
+{
+   unsigned i = ba_detail_bit2idx(ba_detail_least_bit(h->treemap));
+   ba_detail_tch *t = h->treebins[i], *v = t;
+   size_t rsize = ba_detail_chunksize(&t->c) - nb;
+   while ((t = ba_detail_leftmost_child(t)) != 0) {
+      size_t trem = ba_detail_chunksize(&t->c) - nb;
+      if (trem < rsize) { rsize = trem; v = t; }
+   }
+   ba_detail_unlink_large(h, v);
+   return ba_detail_carve(h, &v->c, nb, rsize, 1);
+}
+
+/* A large request: the best fit in the tree bins, if better than the designated victim. */
+BA_DETAIL_FN void *ba_detail_tmalloc_large(ba_heap *h, size_t nb)
+{
+   ba_detail_tch *v = 0, *t;
+   size_t rsize = (size_t)0 - nb;   /* unsigned negation: larger than any fit */
+   unsigned idx = ba_detail_tree_index(nb);
+   if ((t = h->treebins[idx]) != 0) {
+      /* Walk down the trie along nb's bits, remembering the deepest right subtree not taken. */
+      size_t sizebits = nb << ba_detail_tree_leftshift(idx);
+      ba_detail_tch *rst = 0;
+      for (;;) {
+         ba_detail_tch *rt;
+         size_t trem = ba_detail_chunksize(&t->c) - nb;
+         if (trem < rsize) {
+            v = t;
+            if ((rsize = trem) == 0) break;
+         }
+         rt = t->child[1];
+         t = t->child[(sizebits >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
+         if (rt != 0 && rt != t) rst = rt;
+         if (t == 0) { t = rst; break; }
+         sizebits <<= 1;
+      }
+   }
+   if (t == 0 && v == 0) {
+      unsigned leftbits = ba_detail_left_bits(1u << idx) & h->treemap;
+      if (leftbits != 0) t = h->treebins[ba_detail_bit2idx(ba_detail_least_bit(leftbits))];
+   }
+   while (t != 0) {
+      size_t trem = ba_detail_chunksize(&t->c) - nb;
+      if (trem < rsize) { rsize = trem; v = t; }
+      t = ba_detail_leftmost_child(t);
+   }
+   if (v != 0 && rsize < h->dvsize - nb) {
+      ba_detail_unlink_large(h, v);
+      return ba_detail_carve(h, &v->c, nb, rsize, 0);
+   }
+   return 0;
+}
+
+BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge);
+
+/* ba_detail_malloc_chunk past its two short paths (no quick chunk, and a bin, the designated
+ * victim or the system serves the request): the same choices in the same order. */
+BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb, int allow_huge)
+{
+   void *mem;
+   if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
+      unsigned idx = ba_detail_small_index(nb);
+      uint64_t smallbits = h->smallmap >> idx;
+      if ((smallbits & 3u) != 0) {
+         /* An exact fit, or one 16 bytes larger (too small a remainder to split off). */
+         ba_detail_ch *b, *p;
+         idx += (unsigned)(~smallbits & 1u);
+         b = &h->smallbins[idx];
+         p = b->fd;
+         ba_detail_unlink_first_small(h, b, p, idx);
+         ba_detail_set_inuse_and_pinuse(p, ba_detail_small_index2size(idx));
+         return ba_detail_chunk2mem(p);
+      }
+      if (nb > h->dvsize) {
+         if (smallbits != 0) {
+            uint64_t leftbits = (smallbits << idx) & ba_detail_left_bits64(ba_detail_small_bit(idx));
+            unsigned i = ba_detail_lowest_index64(leftbits);
+            ba_detail_ch *b = &h->smallbins[i], *p = b->fd;
+            ba_detail_unlink_first_small(h, b, p, i);
+            return ba_detail_carve(h, p, nb, ba_detail_small_index2size(i) - nb, 1);
+         }
+         if (h->treemap != 0 && (mem = ba_detail_tmalloc_small(h, nb)) != 0) return mem;
+      }
+   } else if (h->treemap != 0 && (mem = ba_detail_tmalloc_large(h, nb)) != 0) {
+      return mem;
+   }
+   if (nb <= h->dvsize) {
+      size_t rsize = h->dvsize - nb;
+      ba_detail_ch *p = h->dv;
+      if (rsize >= BA_DETAIL_MIN_CHUNK) {
+         ba_detail_ch *r = h->dv = ba_detail_plus(p, nb);
+         h->dvsize = rsize;
+         ba_detail_set_free_chunk(r, rsize);
+         ba_detail_set_size_and_pinuse_of_inuse(p, nb);
+      } else {
+         size_t dvs = h->dvsize;
+         h->dvsize = 0;
+         h->dv = 0;
+         ba_detail_set_inuse_and_pinuse(p, dvs);
+      }
+      return ba_detail_chunk2mem(p);
+   }
+   if (ba_detail_top_holds(h, nb)) return ba_detail_split_top(h, nb);
+   /* Before the heap grows, what the quick lists hold may coalesce into a fit. */
+   if (h->quick_chunks != 0 && !(allow_huge && nb >= h->mmap_threshold)) {
+      ba_detail_quick_flush(h);
+      return ba_detail_malloc_chunk(h, nb, allow_huge);
+   }
+   return ba_detail_sys_alloc(h, nb, allow_huge);
+}
+
+/* Returns: the mem of an in-use chunk of at least nb bytes (nb a padded request size), or null.
+ * The two commonest answers (a quick chunk; the top, when no bin and no designated victim could
+ * serve: a heap that mostly grows, a vector's first buffer) need no registers saved and no call;
+ * everything else is one jump away, in ba_detail_malloc_from_bins. */
+BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
+{
+   if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
+      unsigned idx = ba_detail_small_index(nb);
+      ba_detail_ch *quick = ba_detail_quick_pop(h, idx);
+      if (quick) return ba_detail_chunk2mem(quick);
+      /* A chunk in this bin or a larger one would be taken before the top. */
+      if ((h->smallmap >> idx) != 0) return ba_detail_malloc_from_bins(h, nb, allow_huge);
+   }
+   /* The designated victim, then a tree chunk, would be taken before the top. */
+   if (nb > h->dvsize && h->treemap == 0 && ba_detail_top_holds(h, nb)) return ba_detail_split_top(h, nb);
+   return ba_detail_malloc_from_bins(h, nb, allow_huge);
+}
+
+BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
+{
+   if (BA_DETAIL_UNLIKELY(bytes >= BA_DETAIL_MAX_REQUEST)) return 0;
+   return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+}
+
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
+
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H */

@@ -1,0 +1,74 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * Operations on chunk headers: sizes and flags, the conversions between a chunk and the memory
+ * it hands out, request padding, and the writes that keep the boundary tags consistent (setting a
+ * chunk free writes its size at both ends; setting it in use tells the next chunk through PINUSE).
+ * The PINUSE bit of an in-use chunk is written with relaxed atomics: ba_usable_size reads heads
+ * without the lock.
+ */
+/* First, so that this file included alone brings in the whole implementation, in order. */
+#include <boost/allocplus/core/dlmalloc.h>
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H
+
+#include <boost/allocplus/core/detail/structures.h>
+
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
+
+typedef ba_detail_chunk ba_detail_ch;
+typedef ba_detail_tree_chunk ba_detail_tch;
+
+BA_DETAIL_FN size_t ba_detail_chunksize(const ba_detail_ch *p) { return p->head & ~BA_DETAIL_FLAG_BITS; }
+BA_DETAIL_FN int ba_detail_cinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_CINUSE) != 0; }
+BA_DETAIL_FN int ba_detail_pinuse(const ba_detail_ch *p) { return (p->head & BA_DETAIL_PINUSE) != 0; }
+BA_DETAIL_FN int ba_detail_is_huge(const ba_detail_ch *p) { return (p->head & BA_DETAIL_INUSE_BITS) == 0; }
+BA_DETAIL_FN ba_detail_ch *ba_detail_plus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p + s); }
+BA_DETAIL_FN ba_detail_ch *ba_detail_minus(const void *p, size_t s) { return (ba_detail_ch *)((char *)p - s); }
+BA_DETAIL_FN void *ba_detail_chunk2mem(const ba_detail_ch *p) { return (char *)p + 2 * BA_DETAIL_WORD; }
+BA_DETAIL_FN ba_detail_ch *ba_detail_mem2chunk(const void *m) { return (ba_detail_ch *)((char *)m - 2 * BA_DETAIL_WORD); }
+BA_DETAIL_FN size_t ba_detail_overhead(const ba_detail_ch *p)
+{ return ba_detail_is_huge(p) ? BA_DETAIL_HUGE_OVERHEAD : BA_DETAIL_CHUNK_OVERHEAD; }
+BA_DETAIL_FN size_t ba_detail_usable(const ba_detail_ch *p) { return ba_detail_chunksize(p) - ba_detail_overhead(p); }
+
+BA_DETAIL_FN size_t ba_detail_pad_request(size_t n)
+{ return (n + BA_DETAIL_CHUNK_OVERHEAD + BA_DETAIL_ALIGN_MASK) & ~BA_DETAIL_ALIGN_MASK; }
+/* Precondition: n < BA_DETAIL_MAX_REQUEST. */
+BA_DETAIL_FN size_t ba_detail_request2size(size_t n)
+{ return n < BA_DETAIL_MIN_REQUEST ? BA_DETAIL_MIN_CHUNK : ba_detail_pad_request(n); }
+BA_DETAIL_FN size_t ba_detail_round_up(size_t n, size_t to) { return (n + to - 1) & ~(to - 1); }
+BA_DETAIL_FN int ba_detail_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+/* The head of an in-use block is read without the lock (ba_usable_size) while the heap flips its
+ * PINUSE bit under the lock when the chunk before it is freed or allocated: both sides use relaxed
+ * atomics, which are plain moves on common targets. */
+BA_DETAIL_FN size_t ba_detail_load_head(const ba_detail_ch *p) { return __atomic_load_n(&p->head, __ATOMIC_RELAXED); }
+BA_DETAIL_FN void ba_detail_set_pinuse_of(ba_detail_ch *p)
+{ __atomic_store_n(&p->head, ba_detail_load_head(p) | BA_DETAIL_PINUSE, __ATOMIC_RELAXED); }
+BA_DETAIL_FN void ba_detail_clear_pinuse_of(ba_detail_ch *p)
+{ __atomic_store_n(&p->head, ba_detail_load_head(p) & ~BA_DETAIL_PINUSE, __ATOMIC_RELAXED); }
+
+BA_DETAIL_FN void ba_detail_set_foot(ba_detail_ch *p, size_t s) { ba_detail_plus(p, s)->prev_foot = s; }
+BA_DETAIL_FN void ba_detail_set_free_chunk(ba_detail_ch *p, size_t s)
+{ p->head = s | BA_DETAIL_PINUSE; ba_detail_set_foot(p, s); }
+BA_DETAIL_FN void ba_detail_set_free_with_pinuse(ba_detail_ch *p, size_t s, ba_detail_ch *next)
+{ ba_detail_clear_pinuse_of(next); ba_detail_set_free_chunk(p, s); }
+/* Marks p in use with size s, keeping its PINUSE bit, and tells the next chunk. */
+BA_DETAIL_FN void ba_detail_set_inuse(ba_detail_ch *p, size_t s)
+{
+   p->head = (p->head & BA_DETAIL_PINUSE) | s | BA_DETAIL_CINUSE;
+   ba_detail_set_pinuse_of(ba_detail_plus(p, s));
+}
+BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
+{
+   p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
+   ba_detail_set_pinuse_of(ba_detail_plus(p, s));
+}
+BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
+{ p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
+
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
+
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H */

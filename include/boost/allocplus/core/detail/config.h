@@ -1,0 +1,103 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * Configuration of the core: the system headers it needs, the storage-class macros that make it
+ * header-only in C++ and compiled once in C (BA_DETAIL_FN, BA_DETAIL_STATE, ...), and what the
+ * build is: sanitizers (ASan, TSan), valgrind client requests, forced inlining of the paths that
+ * containers inline. No code and no state.
+ */
+/* First, so that this file included alone brings in the whole implementation, in order. */
+#include <boost/allocplus/core/dlmalloc.h>
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <sched.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#  include <sys/single_threaded.h>
+#  define BA_DETAIL_HAVE_SINGLE_THREADED 1
+#endif
+
+/* Strict C11 hides the BSD/Linux names; their values are the Linux ABI's. */
+#ifndef MAP_ANONYMOUS
+#  define MAP_ANONYMOUS 0x20
+#endif
+#ifndef MAP_NORESERVE
+#  define MAP_NORESERVE 0x4000
+#endif
+#if !defined(MAP_FIXED_NOREPLACE) && defined(__linux__)
+#  define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+/* The state has default visibility: one heap per process even across shared libraries built
+ * with hidden visibility. */
+/* BA_DETAIL_OUT_OF_LINE_FN: a function kept out of its callers (C rejects noinline with inline). */
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+#  define BA_DETAIL_FN inline BOOST_ALLOCPLUS_CORE_NO_ASAN
+#  define BA_DETAIL_OUT_OF_LINE_FN inline __attribute__((noinline)) BOOST_ALLOCPLUS_CORE_NO_ASAN
+#  define BA_DETAIL_STATE __attribute__((visibility("default"))) inline
+#else
+#  define BA_DETAIL_FN static inline BOOST_ALLOCPLUS_CORE_NO_ASAN
+#  define BA_DETAIL_OUT_OF_LINE_FN static __attribute__((noinline)) BOOST_ALLOCPLUS_CORE_NO_ASAN
+   /* Weak, so that it merges with the C++ units' inline definition of the same object. */
+#  define BA_DETAIL_STATE __attribute__((visibility("default"), weak))
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+/* Valgrind client requests: on in checked builds where the header exists, or when asked. */
+#if !defined(BOOST_ALLOCPLUS_VALGRIND) && BOOST_ALLOCPLUS_CHECKED && defined(__has_include)
+#  if __has_include(<valgrind/memcheck.h>)
+#    define BOOST_ALLOCPLUS_VALGRIND 1
+#  endif
+#endif
+#if defined(BOOST_ALLOCPLUS_VALGRIND) && BOOST_ALLOCPLUS_VALGRIND
+#  include <valgrind/memcheck.h>
+#  define BA_DETAIL_VALGRIND 1
+#endif
+
+#define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define BA_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
+ * the growth of small vectors). */
+#define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+/* What the C++ side calls on its hot paths and must not pay a call for: ba_detail_inline_command,
+ * the allocation command with its short paths (our own containers' growth and every container's
+ * shrink; see detail/core_allocator_base.hpp), and ba_detail_default (every call on the default
+ * heap). In header-only builds these are forced into their callers. The C API functions
+ * (ba_allocation_command, ba_heap_allocation_command) are ordinary functions around the command,
+ * each with its own copy of the body; the general path stays one call away (ba_detail_command). */
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   /* (Not under ASan: the core is built uninstrumented there, and GCC will not force such a
+    * function into an instrumented caller.) */
+#  define BA_DETAIL_INLINE_INTO_CALLERS BA_DETAIL_ALWAYS_INLINE
+#else
+#  define BA_DETAIL_INLINE_INTO_CALLERS
+#endif
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define BA_DETAIL_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define BA_DETAIL_SANITIZED 1
+#  endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#  define BA_DETAIL_TSAN 1
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define BA_DETAIL_TSAN 1
+#  endif
+#endif
+
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H */

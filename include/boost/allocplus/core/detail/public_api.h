@@ -1,0 +1,264 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * The public functions of dlmalloc.h, on an explicit heap and on the default heap. Each takes the
+ * heap's lock (when it has one) around the detail functions and notes what it handed out or took
+ * back in the statistics; ba_usable_size reads a head without the lock.
+ */
+/* First, so that this file included alone brings in the whole implementation, in order. */
+#include <boost/allocplus/core/dlmalloc.h>
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H
+
+#include <boost/allocplus/core/detail/allocation_command.h>
+#include <boost/allocplus/core/detail/burst.h>
+#include <boost/allocplus/core/detail/heap_walk.h>
+#include <boost/allocplus/core/detail/realloc.h>
+
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
+{
+   void *mem;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc(h, n);
+   if (mem) {
+      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
+   }
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem)
+{
+   if (!mem) return;
+   if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) {
+      ba_detail_free_contended(h, mem);
+      return;
+   }
+   if (ba_detail_free_short(h, mem)) {
+      ba_detail_unlock(h);
+      return;
+   }
+   ba_detail_free_locked(h, mem);
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
+{
+   void *mem;
+   ba_detail_ch *p;
+   if (size != 0 && n > ~(size_t)0 / size) return 0;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc(h, n * size);
+   if (mem) {
+      p = ba_detail_mem2chunk(mem);
+      ba_detail_note_alloc(h, ba_detail_chunksize(p), 1);
+      ba_detail_block_born(mem, ba_detail_usable(p), n * size);
+      /* A huge block's pages are fresh from the system, hence already zero. */
+      if (!ba_detail_is_huge(p)) memset(mem, 0, n * size);
+   }
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
+{
+   ba_detail_ch *p;
+   size_t old_size;
+   void *result;
+   if (!mem) return ba_heap_malloc(h, n);
+   if (n >= BA_DETAIL_MAX_REQUEST) return 0;
+   ba_detail_lock(h);
+   p = ba_detail_checked_chunk(h, mem);
+   old_size = ba_detail_chunksize(p);
+   result = ba_detail_realloc(h, p, n);
+   if (result) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(result));
+   ba_detail_unlock(h);
+   return result;
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, size_t n)
+{
+   void *mem;
+   if (!ba_detail_is_pow2(alignment)) return 0;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc_aligned(h, alignment, n);
+   if (mem) {
+      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
+   }
+   ba_detail_unlock(h);
+   return mem;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
+   size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
+   size_t *received_objects, void *reuse_ptr)
+{
+   return ba_detail_inline_command(h, command, sizeof_object, alignof_object, limit_objects,
+                                   preferred_objects, received_objects, reuse_ptr);
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_arrays(ba_heap *h, size_t n, const size_t *lengths,
+   size_t sizeof_element, size_t contiguous_elements, ba_chain *chain)
+{
+   size_t bytes;
+   if (n == 0) return 1;
+   if (lengths && sizeof_element == 0) return 0;
+   ba_detail_lock(h);
+   bytes = ba_detail_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
+   if (bytes) ba_detail_note_alloc(h, bytes, n);
+   ba_detail_unlock(h);
+   return bytes != 0;
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_nodes(ba_heap *h, size_t n, size_t elem_size,
+   size_t contiguous_elements, ba_chain *chain)
+{
+   return ba_heap_multialloc_arrays(h, n, 0, elem_size, contiguous_elements, chain);
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_multidealloc(ba_heap *h, ba_chain *chain)
+{
+   size_t bytes, chunks;
+   if (!chain->first) { ba_chain_init(chain); return; }
+   ba_detail_lock(h);
+   bytes = ba_detail_free_chain(h, chain, &chunks);
+   ba_detail_note_free(h, bytes, chunks);
+   ba_detail_maybe_trim(h);
+   ba_detail_unlock(h);
+}
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad)
+{
+   size_t released;
+   ba_detail_lock(h);
+   released = ba_detail_sys_trim(h, pad);
+   ba_detail_unlock(h);
+   return released;
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t value)
+{
+   int known = 1;
+   ba_detail_lock(h);
+   switch (option) {
+   case BA_OPTION_TRIM_THRESHOLD:
+      h->trim_threshold = h->trim_check = value;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_TRIM);
+      break;
+   case BA_OPTION_MMAP_THRESHOLD:
+      if (!(h->flags & BA_DETAIL_HEAP_NO_SYSTEM)) h->mmap_threshold = value;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_MMAP);
+      break;
+   case BA_OPTION_RELEASE_RATE:
+      h->release_rate = h->release_countdown = value;
+      break;
+   case BA_OPTION_HUGE_RESERVE:
+      if (value > BA_DETAIL_MAX_REQUEST) value = BA_DETAIL_MAX_REQUEST;
+      h->huge_reserve = value;
+      ba_detail_set_flag(h, BA_DETAIL_HEAP_USER_RESERVE);
+      break;
+   default:
+      known = 0;
+   }
+   ba_detail_unlock(h);
+   return known;
+}
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_set_footprint_limit(ba_heap *h, size_t bytes)
+{
+   size_t previous;
+   ba_detail_lock(h);
+   previous = h->footprint_limit;
+   h->footprint_limit = bytes;
+   ba_detail_unlock(h);
+   return previous;
+}
+
+BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats)
+{
+   ba_detail_tally t;
+   const void *where;
+   ba_detail_lock(h);
+   ba_detail_walk(h, &t, &where);
+   stats->system_bytes = h->footprint;
+   stats->peak_system_bytes = h->max_footprint;
+   stats->in_use_bytes = h->in_use_bytes;
+   stats->peak_in_use_bytes = h->peak_in_use_bytes;
+   stats->in_use_chunks = h->in_use_chunks;
+   stats->free_chunks = t.free_chunks;
+   stats->free_bytes = t.free_bytes;
+   stats->top_bytes = h->topsize;
+   stats->segments = t.segments;
+   stats->huge_blocks = h->huge_blocks;
+   stats->huge_bytes = h->huge_bytes;
+   stats->footprint_limit = h->footprint_limit;
+   ba_detail_unlock(h);
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
+{
+   ba_detail_tally t;
+   const void *where = 0;
+   const char *what;
+   ba_detail_lock(h);
+   what = ba_detail_walk(h, &t, &where);
+   ba_detail_unlock(h);
+   if (report) {
+      report->what = what;
+      report->where = what ? where : 0;
+   }
+   return what == 0;
+}
+
+BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n) { return ba_heap_malloc(ba_detail_default(), n); }
+BOOST_ALLOCPLUS_CORE_API void ba_free(void *p) { if (p) ba_heap_free(ba_detail_default(), p); }
+BOOST_ALLOCPLUS_CORE_API void *ba_calloc(size_t n, size_t size) { return ba_heap_calloc(ba_detail_default(), n, size); }
+BOOST_ALLOCPLUS_CORE_API void *ba_realloc(void *p, size_t n) { return ba_heap_realloc(ba_detail_default(), p, n); }
+BOOST_ALLOCPLUS_CORE_API void *ba_memalign(size_t alignment, size_t n)
+{ return ba_heap_memalign(ba_detail_default(), alignment, n); }
+
+BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *mem)
+{
+   size_t head, size;
+   if (!mem) return 0;
+   head = ba_detail_load_head(ba_detail_mem2chunk(mem));   /* no lock: see ba_detail_load_head */
+   size = head & ~BA_DETAIL_FLAG_BITS;
+   if ((head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_PINUSE) return 0;   /* free */
+   size -= (head & BA_DETAIL_INUSE_BITS) == 0 ? BA_DETAIL_HUGE_OVERHEAD : BA_DETAIL_CHUNK_OVERHEAD;
+   return ba_detail_exposed(mem, size);
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_allocation_command(unsigned command, size_t sizeof_object,
+   size_t alignof_object, size_t limit_objects, size_t preferred_objects, size_t *received_objects,
+   void *reuse_ptr)
+{
+   return ba_detail_inline_command(ba_detail_default(), command, sizeof_object, alignof_object,
+                                   limit_objects, preferred_objects, received_objects, reuse_ptr);
+}
+
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_nodes(size_t n, size_t elem_size, size_t contiguous_elements, ba_chain *chain)
+{ return ba_heap_multialloc_nodes(ba_detail_default(), n, elem_size, contiguous_elements, chain); }
+
+BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *lengths, size_t sizeof_element,
+   size_t contiguous_elements, ba_chain *chain)
+{ return ba_heap_multialloc_arrays(ba_detail_default(), n, lengths, sizeof_element, contiguous_elements, chain); }
+
+BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain) { ba_heap_multidealloc(ba_detail_default(), chain); }
+BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_detail_default(), pad); }
+BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
+BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }
+BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_heap_check(ba_detail_default(), report); }
+
+BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diagnostic_handler handler)
+{
+   return __atomic_exchange_n(&ba_detail_handler, handler, __ATOMIC_ACQ_REL);
+}
+
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
+
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H */

@@ -1,0 +1,125 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * The records of the heap: a chunk (boundary tags and, while free, its bin links), a tree chunk, a
+ * segment, the header of a huge block, and the heap itself (struct ba_heap). The layout is shared
+ * by checked and unchecked units (they share one heap), so nothing here depends on
+ * BOOST_ALLOCPLUS_CHECKED.
+ *
+ * Invariants of a chunk (dlmalloc 2.8): `head` is the size (a multiple of the alignment, at least
+ * BA_DETAIL_MIN_CHUNK) with PINUSE (the previous chunk is in use) and CINUSE (this one is); a free
+ * chunk repeats its size in the next chunk's prev_foot and has no free neighbour (they merged); a
+ * chunk held in a quick list is in use to its neighbours and flagged QUICK; a huge chunk has both
+ * in-use bits clear and its offset from its mapping in prev_foot.
+ */
+/* First, so that this file included alone brings in the whole implementation, in order. */
+#include <boost/allocplus/core/dlmalloc.h>
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H
+
+#include <boost/allocplus/core/detail/geometry.h>
+
+BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
+
+typedef struct ba_detail_chunk {
+   size_t prev_foot;                /* size of the previous chunk, if it is free */
+   size_t head;                     /* size of this chunk | PINUSE | CINUSE */
+   struct ba_detail_chunk *fd;      /* free chunks only: bin ring links */
+   struct ba_detail_chunk *bk;
+} ba_detail_chunk;
+
+/* A free chunk of a tree bin. Chunks of one size form a ring; one of them (with parent != 0) is
+ * the node of the bitwise trie of its bin. The chunk comes first so that the two pointer types
+ * convert into each other. */
+typedef struct ba_detail_tree_chunk {
+   ba_detail_chunk c;
+   struct ba_detail_tree_chunk *child[2];
+   struct ba_detail_tree_chunk *parent;
+   unsigned index;
+} ba_detail_tree_chunk;
+
+/* A segment: one address-space reservation [base, base + reserved) committed up to
+ * base + committed. This record sits at base; the chunks start at chunks_begin. */
+typedef struct ba_detail_segment {
+   char *base;
+   size_t reserved;
+   size_t committed;
+   char *chunks_begin;
+   struct ba_detail_segment *next;
+   unsigned flags;
+} ba_detail_segment;
+
+#define BA_DETAIL_SEGMENT_EXTERNAL   1u  /* a caller's buffer: never committed, trimmed or unmapped */
+#define BA_DETAIL_SEGMENT_PERMANENT  2u  /* holds the heap record itself: released with the heap */
+
+/* The record at the base of every huge block's mapping. */
+typedef struct ba_detail_huge_header {
+   struct ba_detail_huge_header *next;
+   struct ba_detail_huge_header *prev;
+   size_t reserved;
+   size_t committed;
+   size_t chunk_offset;             /* where the chunk starts (after alignment padding) */
+   ba_heap *heap;
+   size_t magic;                    /* heap address ^ BA_DETAIL_HUGE_MAGIC: frees check it */
+} ba_detail_huge_header;
+
+#define BA_DETAIL_HUGE_MAGIC ((size_t)0x5ba1ab1e5ba1ab1eull)
+
+#define BA_DETAIL_HEAP_READY        1u
+#define BA_DETAIL_HEAP_USER_TRIM    2u  /* the trim threshold was set: do not adjust it */
+#define BA_DETAIL_HEAP_USER_MMAP    4u  /* the mmap threshold was set: do not adjust it */
+#define BA_DETAIL_HEAP_NO_SYSTEM    8u  /* lives in a caller's buffer: no mmap at all */
+#define BA_DETAIL_HEAP_EMBEDDED    16u  /* the record lives in its own first segment */
+#define BA_DETAIL_HEAP_USER_RESERVE 32u /* the huge reserve was set: reserve exactly that */
+
+struct ba_heap {
+   int lock_word;
+   int use_lock;
+   unsigned flags;
+   uint64_t smallmap;               /* bit i: small bin i is not empty */
+   unsigned treemap;                /* bit i: tree bin i is not empty */
+   size_t dvsize;
+   size_t topsize;
+   ba_detail_chunk *dv;             /* the designated victim: last split remainder */
+   ba_detail_chunk *top;
+   char *least_addr;
+   ba_detail_segment *segments;     /* newest first */
+   ba_detail_segment *top_segment;
+   ba_detail_huge_header *huge;
+   size_t segment_reserve;
+   size_t trim_threshold;
+   size_t trim_check;               /* trim_threshold, or SIZE_MAX after a trim found nothing */
+   /* The top was trimmed on its own since the heap last grew. Not a flag: flags is read without
+    * the lock (whether the heap is ready), so it is written only before the heap is shared. */
+   int trimmed_since_growth;
+   size_t mmap_threshold;
+   size_t release_rate;
+   size_t release_countdown;
+   size_t huge_reserve;
+   size_t top_pad;
+   size_t footprint;
+   size_t max_footprint;
+   size_t footprint_limit;
+   size_t in_use_bytes;
+   size_t peak_in_use_bytes;
+   size_t in_use_chunks;
+   size_t huge_blocks;
+   size_t huge_bytes;
+   ba_heap *registry_next;          /* every heap, for fork */
+   ba_heap *registry_prev;
+   ba_detail_chunk smallbins[BA_DETAIL_NSMALLBINS];  /* ring heads; valid while the map bit is set */
+   /* Quick lists: freed small chunks of one exact size each, linked through their first payload
+    * word, left in use (flag QUICK) so that nothing coalesces with them until they are flushed.
+    * A free and the next malloc of a size then touch one chunk instead of its neighbours and
+    * two bin lists (ptmalloc's fast bins; glibc's tcache does the same per thread). */
+   ba_detail_chunk *quick[BA_DETAIL_NSMALLBINS];
+   unsigned char quick_count[BA_DETAIL_NSMALLBINS];
+   size_t quick_chunks;
+   ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
+};
+
+
+BOOST_ALLOCPLUS_CORE_END_DECLS
+
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H */
