@@ -23,12 +23,17 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <climits>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -117,6 +122,165 @@ void bm_churn(benchmark::State &state)
    if (Order == churn_order::random)
       for (auto p : live) Api::deallocate(p);
    state.SetLabel("time per malloc/free pair");
+   set_time_per_op(state, static_cast<double>(kChurnLive));
+}
+
+// ------------------------------------------------------------------------------------------------
+// The churn of a threaded program. A real program has threads, and a heap's lock (ours, glibc's
+// arenas) behaves differently once a second thread exists, whether it allocates or not.
+//   core_churn_idle_thread/<order>: core_churn with one more thread alive, blocked on a condition
+//     variable for the whole benchmark (the process is no longer single-threaded).
+//   core_churn_two_threads/<order>: core_churn while a second thread runs the random churn on
+//     blocks of its own, with the same allocator, all along; the time is the measuring thread's.
+//   core_producer_consumer/1000_blocks: one thread allocates blocks of 16..1024 bytes, writes
+//     them and hands them through a ring of 1024 slots to a second thread, which frees them (a
+//     block freed by a thread other than the one that allocated it). One operation = one block.
+// ------------------------------------------------------------------------------------------------
+
+//! A thread that exists and does nothing until the object dies.
+class idle_thread {
+public:
+   idle_thread()
+      : thread_([this] {
+           std::unique_lock<std::mutex> lock(mutex_);
+           wake_.wait(lock, [this] { return stop_; });
+        })
+   {
+   }
+   idle_thread(const idle_thread &) = delete;
+   idle_thread &operator=(const idle_thread &) = delete;
+   ~idle_thread()
+   {
+      {
+         std::lock_guard<std::mutex> lock(mutex_);
+         stop_ = true;
+      }
+      wake_.notify_one();
+      thread_.join();
+   }
+
+private:
+   std::mutex mutex_;
+   std::condition_variable wake_;
+   bool stop_ = false;
+   std::thread thread_; // last: starts once the members it uses exist
+};
+
+//! A thread that runs the random churn over Api on 1000 blocks of its own, from before the
+//! constructor returns until the object dies.
+template <class Api>
+class churning_thread {
+public:
+   churning_thread() : thread_([this] { run(); })
+   {
+      while (!started_.load(std::memory_order_acquire)) std::this_thread::yield();
+   }
+   churning_thread(const churning_thread &) = delete;
+   churning_thread &operator=(const churning_thread &) = delete;
+   ~churning_thread()
+   {
+      stop_.store(true, std::memory_order_relaxed);
+      thread_.join();
+   }
+
+private:
+   void run()
+   {
+      const churn_tables &t = churn_data();
+      std::vector<void *> live(kChurnLive, nullptr);
+      std::size_t k = kChurnTable / 2, j = kChurnTable / 4; // other sizes than the measured thread's
+      for (auto &p : live) p = churn_allocate<Api>(t.sizes[k++ & (kChurnTable - 1)]);
+      started_.store(true, std::memory_order_release);
+      while (!stop_.load(std::memory_order_relaxed)) {
+         for (std::size_t i = 0; i < kChurnLive; ++i) {
+            void *&slot = live[t.slots[j++ & (kChurnTable - 1)]];
+            Api::deallocate(slot);
+            slot = churn_allocate<Api>(t.sizes[k++ & (kChurnTable - 1)]);
+         }
+      }
+      for (auto p : live) Api::deallocate(p);
+   }
+
+   std::atomic<bool> started_{false};
+   std::atomic<bool> stop_{false};
+   std::thread thread_; // last: starts once the flags exist
+};
+
+//! core_churn with Company (a thread object) alive around it.
+template <class Api, churn_order Order, class Company>
+void bm_churn_in_company(benchmark::State &state)
+{
+   Company company;
+   bm_churn<Api, Order>(state);
+}
+
+//! A single-producer, single-consumer ring of block pointers.
+class handoff_ring {
+public:
+   bool push(void *p)
+   {
+      const std::size_t tail = tail_.load(std::memory_order_relaxed);
+      if (tail - head_.load(std::memory_order_acquire) == kSlots) return false;
+      slots_[tail & (kSlots - 1)] = p;
+      tail_.store(tail + 1, std::memory_order_release);
+      return true;
+   }
+   bool pop(void *&p)
+   {
+      const std::size_t head = head_.load(std::memory_order_relaxed);
+      if (head == tail_.load(std::memory_order_acquire)) return false;
+      p = slots_[head & (kSlots - 1)];
+      head_.store(head + 1, std::memory_order_release);
+      return true;
+   }
+
+private:
+   static constexpr std::size_t kSlots = 1024;
+   std::array<void *, kSlots> slots_{};
+   alignas(64) std::atomic<std::size_t> head_{0}; // the consumer's
+   alignas(64) std::atomic<std::size_t> tail_{0}; // the producer's
+};
+
+//! Spins briefly, then yields: on two cores the other side may be descheduled.
+inline void back_off(unsigned &spins)
+{
+   if (++spins < 64) return;
+   spins = 0;
+   std::this_thread::yield();
+}
+
+template <class Api>
+void bm_producer_consumer(benchmark::State &state)
+{
+   const churn_tables &t = churn_data();
+   handoff_ring ring;
+   std::atomic<bool> done{false};
+   std::thread consumer([&] {
+      void *p = nullptr;
+      unsigned spins = 0;
+      for (;;) {
+         if (ring.pop(p)) {
+            Api::deallocate(p);
+            spins = 0;
+         } else if (done.load(std::memory_order_acquire)) {
+            if (!ring.pop(p)) break;
+            Api::deallocate(p);
+         } else {
+            back_off(spins);
+         }
+      }
+   });
+   std::size_t k = 0;
+   for (auto _ : state) {
+      for (std::size_t i = 0; i < kChurnLive; ++i) {
+         void *p = churn_allocate<Api>(t.sizes[k++ & (kChurnTable - 1)]);
+         unsigned spins = 0;
+         while (!ring.push(p)) back_off(spins);
+      }
+   }
+   done.store(true, std::memory_order_release);
+   consumer.join();
+   state.SetLabel("time per block allocated in one thread and freed in another");
    set_time_per_op(state, static_cast<double>(kChurnLive));
 }
 
@@ -428,6 +592,28 @@ void register_all()
    register_benchmark("core_churn/fifo/glibc_malloc", bm_churn<libc_api, churn_order::fifo>);
    register_benchmark("core_churn/random/ba_malloc", bm_churn<ba_api, churn_order::random>);
    register_benchmark("core_churn/random/glibc_malloc", bm_churn<libc_api, churn_order::random>);
+   register_benchmark("core_churn_idle_thread/lifo/ba_malloc",
+      bm_churn_in_company<ba_api, churn_order::lifo, idle_thread>);
+   register_benchmark("core_churn_idle_thread/lifo/glibc_malloc",
+      bm_churn_in_company<libc_api, churn_order::lifo, idle_thread>);
+   register_benchmark("core_churn_idle_thread/fifo/ba_malloc",
+      bm_churn_in_company<ba_api, churn_order::fifo, idle_thread>);
+   register_benchmark("core_churn_idle_thread/fifo/glibc_malloc",
+      bm_churn_in_company<libc_api, churn_order::fifo, idle_thread>);
+   register_benchmark("core_churn_idle_thread/random/ba_malloc",
+      bm_churn_in_company<ba_api, churn_order::random, idle_thread>);
+   register_benchmark("core_churn_idle_thread/random/glibc_malloc",
+      bm_churn_in_company<libc_api, churn_order::random, idle_thread>);
+   register_benchmark("core_churn_two_threads/lifo/ba_malloc",
+      bm_churn_in_company<ba_api, churn_order::lifo, churning_thread<ba_api>>);
+   register_benchmark("core_churn_two_threads/lifo/glibc_malloc",
+      bm_churn_in_company<libc_api, churn_order::lifo, churning_thread<libc_api>>);
+   register_benchmark("core_churn_two_threads/random/ba_malloc",
+      bm_churn_in_company<ba_api, churn_order::random, churning_thread<ba_api>>);
+   register_benchmark("core_churn_two_threads/random/glibc_malloc",
+      bm_churn_in_company<libc_api, churn_order::random, churning_thread<libc_api>>);
+   register_benchmark("core_producer_consumer/1000_blocks/ba_malloc", bm_producer_consumer<ba_api>);
+   register_benchmark("core_producer_consumer/1000_blocks/glibc_malloc", bm_producer_consumer<libc_api>);
 
    for (bool neighbours : {false, true}) {
       const std::string row = std::string("core_realloc_growth/")

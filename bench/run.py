@@ -48,6 +48,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# The tiers: the default run gives every table and every claim's verdict; --full more of each.
+DEFAULT_ROUNDS, DEFAULT_MIN_TIME = 5, 0.2
+FULL_ROUNDS, FULL_MIN_TIME, FULL_INTERLEAVE = 9, 0.5, 30
+
 # Peer mallocs run under LD_PRELOAD: name, Debian package, file names to look for.
 PEERS = [
     ("jemalloc", "libjemalloc2", ["libjemalloc.so.2", "libjemalloc.so"]),
@@ -259,25 +263,57 @@ def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout):
         if o and p and o["exe"] == p["exe"] and not o["preload"] and not p["preload"] and key not in pairs:
             pairs.append(key)
     ratios = {k: [] for k in pairs}
+    progress = Progress(len(pairs) * rounds, "pairs")
     for rnd in range(1, rounds + 1):
         started = time.monotonic()
         for key in pairs:
             r = run_interleaved(by_key[(key[0], key[1])], by_key[(key[0], key[2])], repetitions, min_time,
                                 timeout)
             if isinstance(r, str):
-                print("  %s/%s vs %s interleaved: %s" % (key + (r,)), file=sys.stderr)
+                progress.step("round %d %s: %s vs %s interleaved: %s" % ((rnd,) + key + (r,)))
             else:
                 ratios[key].append(r)
+                progress.step("round %d %s: %s / %s = %.3f (interleaved)" % ((rnd,) + key + (r,)))
         print("interleaved round %d/%d: %d pairs in %.0f s" % (rnd, rounds, len(pairs),
               time.monotonic() - started), file=sys.stderr)
     return ratios
 
 
-def execute(runs, groups, rounds, min_time, timeout, verbose):
+class Progress:
+    """One line per benchmark run as it ends: how many runs are done and left, and an estimate of
+    the time left from the average time of the runs so far."""
+
+    def __init__(self, total, what):
+        self.total, self.done, self.what = total, 0, what
+        self.started = time.monotonic()
+
+    def step(self, text):
+        self.done += 1
+        elapsed = time.monotonic() - self.started
+        left = self.total - self.done
+        eta = elapsed / self.done * left
+        print("[%*d/%d] %s  (%d %s left, about %s)" % (
+            len(str(self.total)), self.done, self.total, text, left, self.what if left != 1 else self.what[:-1],
+            fmt_duration(eta)),
+            file=sys.stderr, flush=True)
+
+
+def fmt_duration(seconds):
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return "%d s" % seconds
+    if seconds < 3600:
+        return "%d min %02d s" % (seconds // 60, seconds % 60)
+    return "%d h %02d min" % (seconds // 3600, seconds % 3600 // 60)
+
+
+def execute(runs, groups, rounds, warmup, min_time, timeout, verbose):
+    """Runs every benchmark warmup + rounds times (the warm-up rounds are discarded)."""
     by_group = {g: [r for r in runs if r["group"] == g] for g in groups}
     results = {r["name"]: {"run": r, "status": "ok", "label": "", "samples": []} for r in runs}
     context = {}
-    for rnd in range(rounds + 1):
+    progress = Progress(len(runs) * (rounds + warmup), "runs")
+    for rnd in range(1 - warmup, rounds + 1):
         started = time.monotonic()
         for g in groups:
             members = by_group[g]
@@ -286,12 +322,14 @@ def execute(runs, groups, rounds, min_time, timeout, verbose):
             k = rnd % len(members)
             for run in members[k:] + members[:k]:
                 res = results[run["name"]]
+                round_text = "warm-up" if rnd <= 0 else "round %d" % rnd
                 if res["status"] != "ok":
+                    progress.step("%s %s: skipped (%s)" % (round_text, run["name"], res["status"]))
                     continue  # crashed once: do not spend every round on it
                 info, got = run_one(run, min_time, timeout)
                 if info["status"] != "ok":
                     res["status"] = info["status"]
-                    print("  %s: %s" % (run["name"], info["status"]), file=sys.stderr)
+                    progress.step("%s %s: %s" % (round_text, run["name"], info["status"]))
                     continue
                 sample, ctx = got
                 res["label"] = info["label"]
@@ -299,11 +337,13 @@ def execute(runs, groups, rounds, min_time, timeout, verbose):
                 if rnd > 0:
                     sample["round"] = rnd
                     res["samples"].append(sample)
-                if verbose:
-                    print("  round %d %-60s %s" % (rnd, run["name"], fmt_time(sample["time_ns"])),
-                          file=sys.stderr)
-        print("round %d/%d%s: %d runs in %.0f s" % (rnd, rounds, " (warm-up, discarded)" if rnd == 0
-              else "", len(runs), time.monotonic() - started), file=sys.stderr)
+                extra = ""
+                if verbose and sample["counters"]:
+                    extra = "  " + " ".join("%s=%s" % (k, fmt_count(v)) for k, v in sample["counters"].items()
+                                            if k != TIME_COUNTER)
+                progress.step("%s %s: %s%s" % (round_text, run["name"], fmt_time(sample["time_ns"]), extra))
+        print("%s: %d runs in %.0f s" % ("warm-up (discarded)" if rnd <= 0 else "round %d/%d" % (rnd, rounds),
+              len(runs), time.monotonic() - started), file=sys.stderr, flush=True)
     for res in results.values():
         res["median"] = medians(res["samples"])
     return results, context
@@ -439,6 +479,43 @@ def paired_time_ratio(ours_res, peer_res):
     return statistics.median(ratios), ratios[0], ratios[-1]
 
 
+def noise_band(ratio, lowest, highest):
+    """The noise of a ratio measured over rounds: half the range of the per-round ratios, relative
+    to their median (0 with fewer than two distinct rounds)."""
+    return (highest - lowest) / 2 / ratio if ratio > 0 else 0.0
+
+
+def verdict(ratio, limit, band):
+    """PASS when the ratio meets the limit; TIE when it misses by less than the noise of its own
+    rounds (two programs that run the same code land there half the time); MISS otherwise."""
+    if ratio <= limit:
+        return "PASS"
+    if band > 0 and ratio <= limit * (1 + band):
+        return "TIE"
+    return "MISS"
+
+
+def plain_words(t, ratio, metric, status, band):
+    """A time claim in words: what was asked and what this run measured."""
+    ours, peer, limit = t["ours"], t["peer"], t["max_ratio_ours_over_peer"]
+    if metric != "time":
+        return "%s's %s is %.2f of %s's (wanted at most %g)" % (ours, metric, ratio, peer, limit)
+    if limit < 1:
+        asked = "at least %.3gx faster than %s" % (1 / limit, peer)
+    elif limit == 1:
+        asked = "no slower than %s" % peer
+    else:
+        asked = "within %.3gx of %s's time" % (limit, peer)
+    if abs(ratio - 1) < 0.005:
+        got = "as fast"
+    else:
+        got = "%.2fx faster" % (1 / ratio) if ratio < 1 else "%.2fx slower" % ratio
+    words = "%s wanted %s; measured %s" % (ours, asked, got)
+    if status == "TIE":
+        words += " (within this run's noise of %.0f%%)" % (100 * band)
+    return words
+
+
 def check_targets(targets, results, missing, groups, interleaved=None):
     by_name = {}
     for res in results.values():
@@ -450,6 +527,7 @@ def check_targets(targets, results, missing, groups, interleaved=None):
             continue
         group = t["table"]
         desc = t.get("claim", "")
+        entry = dict(t)
         if "counter" in t:
             alloc = t["ours"]
             v = metric_of(by_name.get((group, alloc)), t["counter"])
@@ -462,6 +540,7 @@ def check_targets(targets, results, missing, groups, interleaved=None):
                     if s)
                 status = "PASS" if ok else "MISS"
                 text = "%s/%s: %s = %.3g (want %s)" % (group, alloc, t["counter"], v, bounds)
+                entry["words"] = "%s %s: %s (wanted %s)" % (alloc, t["counter"], fmt_count(v), bounds)
         else:
             metric = t.get("metric", "time")
             ours = metric_of(by_name.get((group, t["ours"])), metric)
@@ -477,20 +556,27 @@ def check_targets(targets, results, missing, groups, interleaved=None):
             else:
                 ratio = ours / peer if peer else float("inf")
                 rounds = ""
+                band = 0.0
                 paired = paired_time_ratio(by_name[(group, t["ours"])], by_name[(group, t["peer"])]) \
                     if metric == "time" else None
                 if paired:
                     ratio = paired[0]
                     rounds = ", per round %.2f-%.2f" % paired[1:]
+                    band = noise_band(ratio, paired[1], paired[2])
                 together = (interleaved or {}).get((group, t["ours"], t["peer"]))
                 if metric == "time" and together:
                     ratio = statistics.median(together)
                     rounds = ", in one process, interleaved: rounds %.2f-%.2f; in separate processes %.2f" % (
                         min(together), max(together), paired[0] if paired else ours / peer)
-                status = "PASS" if ratio <= limit else "MISS"
-                text = "%s: %s %s / %s %s = %.2f (want <= %g%s)" % (
-                    group, t["ours"], what, t["peer"], what, ratio, limit, rounds)
-        checked.append(dict(t, status=status, result=text))
+                    band = noise_band(ratio, min(together), max(together))
+                status = verdict(ratio, limit, band)
+                text = "%s: %s %s / %s %s = %.2f (want <= %g%s%s)" % (
+                    group, t["ours"], what, t["peer"], what, ratio, limit, rounds,
+                    ", noise band %.0f%%" % (100 * band) if band else "")
+                entry["ratio"], entry["band"] = ratio, band
+                entry["words"] = plain_words(t, ratio, metric, status, band)
+        entry.update(status=status, result=text)
+        checked.append(entry)
         print("%-4s  %s%s" % (status, text, ("  -- " + desc) if desc else ""))
     if skipped:
         print("(%d more not checked: their tables were not run)" % len(skipped))
@@ -561,7 +647,149 @@ def plot(tables, results, out_dir, stem):
     return paths
 
 
+RANGE_ROW = re.compile(r"^(\d+)x(\d+)$")   # <iterations>x<elements>: one line per allocator
+
+
+def plot_ranges(results, out_dir, stem):
+    """For tables whose rows are <iterations>x<elements>: time per operation against the number of
+    elements, one line per allocator (log-log), as the figures of the original articles."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    series = {}
+    for res in results.values():
+        table, row = res["run"]["group"].split("/", 1) if "/" in res["run"]["group"] else (res["run"]["group"], "")
+        m = RANGE_ROW.match(row)
+        if m and res["median"]:
+            series.setdefault(table, {}).setdefault(res["run"]["allocator"], []).append(
+                (int(m.group(2)), res["median"]["time_ns"]))
+    paths = []
+    for table, lines in sorted(series.items()):
+        if max(len(points) for points in lines.values()) < 2:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for alloc, points in sorted(lines.items()):
+            points.sort()
+            style = "-" if alloc.startswith(OURS_PREFIX) else "--"
+            ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", label=alloc)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("elements")
+        ax.set_ylabel("ns per operation (median)")
+        ax.set_title(table_title(table))
+        ax.legend(fontsize="small")
+        fig.tight_layout()
+        path = os.path.join(out_dir, "%s-%s-by-size.png" % (stem, table))
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def load_tables_file():
+    path = os.path.join(HERE, "tables.json")
+    if not os.path.isfile(path):
+        return {"baselines": [], "tables": {}}
+    with open(path) as f:
+        return json.load(f)
+
+
+TABLES = load_tables_file()
+
+
+def table_title(table):
+    known = TABLES["tables"].get(table)
+    if known:
+        return known["title"]
+    return re.sub(r"^seed\d+_", "", table).replace("_", " ")
+
+
+def baseline_of(allocators):
+    for b in TABLES["baselines"]:
+        if b in allocators:
+            return b
+    return None
+
+
+def write_report(path, machine, command, settings, groups, results, missing, checked, results_md, plots):
+    """doc/benchmarks.md: the run for users. Every figure is this run's; a ratio compares two
+    benchmarks of this run; where a peer is faster, the table shows it (the fastest is in bold)."""
+    rel = lambda p: os.path.relpath(p, os.path.dirname(os.path.abspath(path)))
+    counts = {s: sum(1 for c in checked if c["status"] == s) for s in ("PASS", "TIE", "MISS", "n/a")}
+    out = ["# Benchmarks", "",
+           "Measured on %s on %s (%s CPUs, `%s`), %s, build type %s, with `%s`." % (
+               machine["date"], machine.get("cpu", "an unknown CPU"), machine.get("cpus"),
+               machine["uname"].split()[2] if len(machine["uname"].split()) > 2 else machine["uname"],
+               machine.get("compiler", "an unknown compiler"), machine.get("CMAKE_BUILD_TYPE", "?"), command),
+           "Each benchmark ran in a process of its own, %d measured rounds after %d warm-up round, every "
+           "allocator of a row in the same round; a figure is the median over the rounds, its spread "
+           "(slowest - fastest) / median. The machine is a shared virtual machine: differences within "
+           "the spread are noise." % (settings["rounds"], settings["warmup_rounds"]),
+           "", "The whole run, every sample and the counters: [%s](%s). Older runs: [bench/results](%s)." % (
+               os.path.basename(results_md), rel(results_md), rel(os.path.dirname(results_md))), ""]
+    if checked:
+        out += ["## What this run shows", "",
+                "Of %d claims, %d hold, %d are ties (the difference is within the run's own noise) and %d do "
+                "not hold%s." % (len(checked), counts["PASS"], counts["TIE"], counts["MISS"],
+                                 ", %d were not measured" % counts["n/a"] if counts["n/a"] else ""), ""]
+        for c in checked:
+            words = c.get("words") or c["result"]
+            title = table_title(c["table"].split("/")[0])
+            row = c["table"].split("/", 1)[1] if "/" in c["table"] else ""
+            verdict_words = {"PASS": "holds", "TIE": "tie", "MISS": "does not hold", "n/a": "not measured"}
+            out.append("- **%s** %s%s: %s." % (verdict_words[c["status"]], title, (" (%s)" % row) if row else "", words))
+        out.append("")
+    missing_peers = sorted({(p, k) for p, k, _g in missing})
+    if missing_peers:
+        out += ["Not installed, so not measured: %s." % ", ".join("%s (Debian package %s)" % pk for pk in missing_peers), ""]
+    by_table = {}
+    for g in groups:
+        by_table.setdefault(g.split("/")[0], []).append(g)
+    for table, table_groups in by_table.items():
+        out += ["## %s" % table_title(table), ""]
+        label = next((r["label"] for r in results.values() if r["run"]["group"] in table_groups and r["label"]), "")
+        if label:
+            out += ["Figures: %s (median)." % label, ""]
+        for png in plots:
+            if os.path.basename(png).endswith("-%s-by-size.png" % table):
+                out += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+        out += ["| row | allocator | time | spread | speed-up over the baseline |", "|---|---|---:|---:|---:|"]
+        for g in table_groups:
+            rows = [(a, r) for a, r in group_rows(g, results, missing)]
+            measured = {a: r["median"]["time_ns"] for a, r in rows
+                        if isinstance(r, dict) and r["status"] == "ok" and r["median"]}
+            base = baseline_of(measured)
+            best = min(measured, key=measured.get) if measured else None
+            row_name = g.split("/", 1)[1] if "/" in g else ""
+            for a, r in rows:
+                if a not in measured:
+                    status = r if isinstance(r, str) else (r["status"] if r["status"] != "ok" else "no samples")
+                    out.append("| %s | %s | %s | | |" % (row_name, a, status))
+                    continue
+                name = "**%s**" % a if a == best else a
+                speed = ("%.2fx" % (measured[base] / measured[a])) if base else ""
+                if a == base:
+                    speed = "1 (baseline)"
+                out.append("| %s | %s | %s | %.0f%% | %s |" % (row_name, name, fmt_time(measured[a]),
+                                                            100 * r["median"]["spread"], speed))
+        out.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(out).rstrip() + "\n")
+
+
 # --------------------------------------------------------------------------------------------
+
+def quick_summary(results):
+    """--quick: which benchmarks ran and which did not. Exit status 1 when one did not."""
+    failed = sorted(n for n, r in results.items() if r["status"] != "ok")
+    for n in failed:
+        print("FAILED  %s: %s" % (n, results[n]["status"]))
+    print("quick run: %d benchmarks ran, %d failed" % (len(results) - len(failed), len(failed)))
+    return 1 if failed else 0
+
 
 def default_target_files():
     """bench/targets.json, then each part's bench/<part>/targets.json, in name order."""
@@ -573,10 +801,23 @@ def default_target_files():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", required=True, help="the CMake build directory (bench programs in <dir>/bench)")
-    ap.add_argument("--rounds", type=int, default=5, help="measured rounds, after one warm-up round (default 5)")
+    tier = ap.add_mutually_exclusive_group()
+    tier.add_argument("--quick", action="store_true",
+                      help="run every benchmark once, as short as it can be (one round, no warm-up, no "
+                           "interleaving): that they all still run; no figure is checked, no report written")
+    tier.add_argument("--full", action="store_true",
+                      help="every benchmark with more rounds (%d), longer runs (%g s) and %d interleaved "
+                           "repetitions, however long it takes" % (FULL_ROUNDS, FULL_MIN_TIME, FULL_INTERLEAVE))
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="measured rounds, after one warm-up round (default %d; --full %d)" % (DEFAULT_ROUNDS, FULL_ROUNDS))
     ap.add_argument("--filter", default="", help="Python regex over <table>/<row>/<allocator> names")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the JSON and markdown go")
-    ap.add_argument("--min-time", type=float, default=0.2, help="--benchmark_min_time of each run, seconds (default 0.2)")
+    ap.add_argument("--min-time", type=float, default=None,
+                    help="--benchmark_min_time of each run, seconds (default %g; --full %g)" % (DEFAULT_MIN_TIME, FULL_MIN_TIME))
+    ap.add_argument("--report", default=None,
+                    help="the report for users to write (default doc/benchmarks.md, for a run of every "
+                         "benchmark without --filter and without --quick)")
+    ap.add_argument("--no-report", action="store_true", help="write no report, only the dated results")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run counts as crashed")
     ap.add_argument("--targets", action="append", default=[],
                     help="a file of claimed targets (repeatable; default bench/targets.json and "
@@ -592,6 +833,23 @@ def main():
     ap.add_argument("--list", action="store_true", help="print what would run, run nothing")
     ap.add_argument("--verbose", action="store_true", help="print every run")
     args = ap.parse_args()
+    shown, skip = [], False
+    for a in sys.argv[1:]:   # the command as a user types it: scripts/bench.sh gives the build dir
+        if skip or a.startswith("--build-dir"):
+            skip = a == "--build-dir" and not skip
+            continue
+        shown.append(a if re.match(r"^[\w./=:,+-]+$", a) else "'%s'" % a)
+    command = " ".join(["scripts/bench.sh"] + shown)
+    if args.quick:
+        args.rounds, args.min_time, args.interleave, warmup = 1, 0.0, 0, 0
+    else:
+        warmup = 1
+        if args.full:
+            args.interleave = max(args.interleave, FULL_INTERLEAVE)
+        if args.rounds is None:
+            args.rounds = FULL_ROUNDS if args.full else DEFAULT_ROUNDS
+        if args.min_time is None:
+            args.min_time = FULL_MIN_TIME if args.full else DEFAULT_MIN_TIME
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
     if args.interleave < 0 or args.interleave == 1:
@@ -624,8 +882,10 @@ def main():
             print("%-64s %s%s" % (r["name"], os.path.basename(r["exe"]),
                                   "  LD_PRELOAD=" + r["preload"] if r["preload"] else ""))
         return 0
-    print("%d benchmarks, %d groups, 1 warm-up + %d rounds, min time %g s each"
-          % (len(runs), len(groups), args.rounds, args.min_time), file=sys.stderr)
+    print("%d benchmarks, %d groups, %d warm-up + %d round(s), min time %g s each%s"
+          % (len(runs), len(groups), warmup, args.rounds, args.min_time,
+             " (--quick: that every benchmark runs; no figure is checked)" if args.quick else ""),
+          file=sys.stderr)
 
     target_files = args.targets or default_target_files()
     targets = []
@@ -633,7 +893,9 @@ def main():
         with open(path) as f:
             targets += json.load(f).get("targets", [])
 
-    results, context = execute(runs, groups, args.rounds, args.min_time, args.timeout, args.verbose)
+    results, context = execute(runs, groups, args.rounds, warmup, args.min_time, args.timeout, args.verbose)
+    if args.quick:
+        return quick_summary(results)
     interleaved = (execute_interleaved(targets, runs, args.rounds, args.interleave, args.interleave_min_time,
                                        args.timeout) if args.interleave else {})
     tables = build_tables(groups, results, missing)
@@ -657,7 +919,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     doc = {
         "machine": machine,
-        "settings": {"rounds": args.rounds, "warmup_rounds": 1, "min_time": args.min_time,
+        "settings": {"rounds": args.rounds, "warmup_rounds": warmup, "min_time": args.min_time, "command": command,
                      "filter": args.filter, "build_dir": build_dir, "peers": peers,
                      "interleave": args.interleave, "interleave_min_time": args.interleave_min_time},
         "interleaved": [{"table": k[0], "ours": k[1], "peer": k[2], "ratios": v} for k, v in interleaved.items()],
@@ -693,9 +955,15 @@ def main():
     with open(md_path, "w") as f:
         f.write("\n".join(md) + "\n")
     pngs = plot(tables, results, args.out, stem)
+    range_pngs = plot_ranges(results, args.out, stem)
     print()
     print("wrote %s and %s%s" % (os.path.relpath(json_path), os.path.relpath(md_path),
-                                 "" if pngs is None else " and %d plots" % len(pngs)))
+                                 "" if pngs is None else " and %d plots" % (len(pngs) + len(range_pngs))))
+    report = args.report or (os.path.join(HERE, "..", "doc", "benchmarks.md") if not args.filter else None)
+    if report and not args.no_report:
+        write_report(report, machine, command, doc["settings"], groups, results, missing, checked, md_path,
+                     range_pngs)
+        print("wrote %s" % os.path.relpath(report))
     failed = [n for n, r in results.items() if r["status"] != "ok"]
     if failed:
         print("FAILED: %s" % ", ".join(failed), file=sys.stderr)

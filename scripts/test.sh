@@ -8,11 +8,14 @@
 #   tsan     build/test-tsan     TSan (ALLOCPLUS_SANITIZE=thread); the tests labelled `thread`
 #   fuzz     build/test-fuzz     clang, libFuzzer + ASan + UBSan: the core's fuzz target replays its
 #                                corpus, then fuzzes for ALLOCPLUS_FUZZ_SECONDS (default 120)
+#   bench    build/test-bench    the benchmark suite built as scripts/bench.sh builds it, and every
+#                                benchmark run once (bench/run.py --quick), so that none rots; each
+#                                benchmark that runs counts as passed; no figure is checked
 # and ends with one line `N passed, M failed` (totals over the phases). Exits non-zero when a test
 # failed or a configure or build failed (each of which counts as one failure).
 #
 # Environment:
-#   ALLOCPLUS_TEST_PHASES  the phases to run, in order (default "release asan tsan")
+#   ALLOCPLUS_TEST_PHASES  the phases to run, in order (default "release asan tsan fuzz bench")
 #   ALLOCPLUS_TEST_CXX / ALLOCPLUS_TEST_CC  the compilers (default g++ / gcc)
 #   ALLOCPLUS_TEST_JOBS    parallel compile jobs (default: nproc)
 # Logs: build/test-<phase>/{configure,build,ctest}.log
@@ -21,9 +24,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bash scripts/setup-deps.sh test
-
-phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan fuzz}
+phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan fuzz bench}
+# The bench phase needs the benchmark library and the peers it runs; the others need less.
+if [[ " $phases " == *" bench "* ]]; then
+  bash scripts/setup-deps.sh bench
+else
+  bash scripts/setup-deps.sh test
+fi
 cxx=${ALLOCPLUS_TEST_CXX:-g++}
 cc=${ALLOCPLUS_TEST_CC:-gcc}
 jobs=${ALLOCPLUS_TEST_JOBS:-$(nproc)}
@@ -84,9 +91,49 @@ phase_broken() {
   status=1
 }
 
+# The bench phase: an optimized build of the benchmarks, then each of them run once.
+run_bench_phase() {
+  local phase=bench dir="build/test-bench" start=$SECONDS
+  mkdir -p "$dir"
+  say "$phase" "configuring $dir"
+  local args=(-DCMAKE_BUILD_TYPE=Release -DALLOCPLUS_BUILD_BENCH=ON -DALLOCPLUS_BUILD_TESTS=OFF
+              -DALLOCPLUS_BUILD_EXAMPLES=OFF "-DCMAKE_CXX_COMPILER=$cxx" "-DCMAKE_C_COMPILER=$cc")
+  if [[ -d "$boost_dir" ]]; then
+    args+=("-DBoost_DIR=$boost_dir")
+  fi
+  if ! cmake -S . -B "$dir" "${args[@]}" >"$dir/configure.log" 2>&1; then
+    phase_broken "$phase" "configure" "$dir/configure.log"
+    return 0
+  fi
+  say "$phase" "building the benchmarks (-j$jobs)"
+  if ! cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1; then
+    phase_broken "$phase" "build" "$dir/build.log"
+    return 0
+  fi
+  say "$phase" "running every benchmark once (bench/run.py --quick)"
+  local rc=0
+  python3 bench/run.py --build-dir "$dir" --quick --out "$dir/results" >"$dir/run.log" 2>&1 || rc=$?
+  local line ran failed
+  line=$(grep -Eo 'quick run: [0-9]+ benchmarks ran, [0-9]+ failed' "$dir/run.log" | tail -n 1 || true)
+  if [[ -z "$line" ]]; then
+    phase_broken "$phase" "bench/run.py --quick (no summary line, exit $rc)" "$dir/run.log"
+    return 0
+  fi
+  ran=$(awk '{print $3}' <<<"$line")
+  failed=$(awk '{print $(NF-1)}' <<<"$line")
+  if ((failed > 0)); then
+    grep '^FAILED' "$dir/run.log" || true
+    status=1
+  fi
+  total_passed=$((total_passed + ran))
+  total_failed=$((total_failed + failed))
+  say "$phase" "$ran passed, $failed failed in $((SECONDS - start)) s"
+}
+
 run_phase() {
   local phase=$1 dir="build/test-$1" sanitize="" label="" start=$SECONDS extra=()
   case "$phase" in
+    bench) run_bench_phase; return 0 ;;
     release) ;;
     asan) sanitize=address ;;
     tsan) sanitize=thread; label=thread ;;
@@ -96,7 +143,7 @@ run_phase() {
              "-DALLOCPLUS_FUZZ_SECONDS=${ALLOCPLUS_FUZZ_SECONDS:-120}")
       ;;
     *)
-      say "$phase" "unknown phase (known: release asan tsan fuzz)"
+      say "$phase" "unknown phase (known: release asan tsan fuzz bench)"
       total_failed=$((total_failed + 1)); status=1
       return 0
       ;;
