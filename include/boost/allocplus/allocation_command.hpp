@@ -9,6 +9,8 @@
 // (boost/container/detail/allocation_type.hpp) and the C core's (BA_ALLOCATE_NEW...), so one
 // command reaches any of the three.
 
+#include <boost/allocplus/detail/config.hpp>
+
 namespace boost { namespace allocplus {
 
 //! A bitwise-or of the commands below.

@@ -3,6 +3,7 @@
 #ifndef BOOST_ALLOCPLUS_ALLOCATOR_HPP
 #define BOOST_ALLOCPLUS_ALLOCATOR_HPP
 
+#include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocation_command.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>

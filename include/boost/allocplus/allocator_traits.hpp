@@ -9,6 +9,7 @@
 // (allocation_command = allocate a new block, allocate_individual = a loop, allocate_at_least =
 // allocate), so a container is written once against these traits.
 
+#include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocation_command.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>

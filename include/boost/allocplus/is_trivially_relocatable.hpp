@@ -8,6 +8,8 @@
 // ba::vector uses it to move its elements to a new buffer, or down after a backward expansion,
 // with one memcpy / memmove.
 
+#include <boost/allocplus/detail/config.hpp>
+
 #include <type_traits>
 
 namespace boost { namespace allocplus {

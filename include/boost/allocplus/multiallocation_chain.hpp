@@ -13,6 +13,7 @@
 // A chain does not own its blocks: destroying a non-empty chain leaks them. Give them back with
 // the allocator's deallocate_individual / deallocate_many, or take them out with pop_front.
 
+#include <boost/allocplus/detail/config.hpp>
 #include <boost/intrusive/slist.hpp>
 
 #include <cstddef>

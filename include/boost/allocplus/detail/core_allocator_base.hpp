@@ -11,6 +11,7 @@
 // Nothing here uses sizeof(T) or alignof(T) outside a function body, so the allocators can be
 // named (and rebound) with T incomplete or void.
 
+#include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocation_command.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>
