@@ -12,7 +12,7 @@ set -euo pipefail
 test_packages=(
   cmake g++ clang make python3
   libboost1.81-dev libboost-test1.81-dev libboost-container1.81-dev
-  libclang-rt-14-dev valgrind
+  libclang-rt-14-dev valgrind pkg-config
 )
 bench_packages=(
   "${test_packages[@]}"
