@@ -373,7 +373,10 @@ using boost::allocplus::core_abi_v1::ba_chain_pop_front;
 using boost::allocplus::core_abi_v1::ba_chain_splice_back;
 #endif
 
-#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) || defined(BOOST_ALLOCPLUS_CORE_IMPLEMENTATION)
+/* The implementation, where this unit needs it. BOOST_ALLOCPLUS_CORE_DETAIL_DECLARATIONS_ONLY
+ * leaves it out: it is only for the test that compiles each file of the implementation alone. */
+#if (defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY) || defined(BOOST_ALLOCPLUS_CORE_IMPLEMENTATION)) \
+    && !defined(BOOST_ALLOCPLUS_CORE_DETAIL_DECLARATIONS_ONLY)
 #  include <boost/allocplus/core/detail/dlmalloc_impl.h>
 #endif
 

@@ -1,12 +1,11 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * The statistics the public functions keep under the lock: bytes and chunks in use, and the peak.
- * The detail functions never account; each public function notes what it handed out or took back
- * (ba_check verifies the figures against a walk of the heap).
+ * The statistics of what a heap has handed out: bytes and chunks in use, and the peak. They are
+ * kept under the lock, by the public functions or by the detail paths those hand a whole operation
+ * to (free_locked, free_short, inline_command); no other detail function accounts. ba_check
+ * verifies them against a walk of the heap.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ACCOUNTING_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_ACCOUNTING_H
 
@@ -33,8 +32,6 @@ BA_DETAIL_FN void ba_detail_note_resize(ba_heap *h, size_t old_size, size_t new_
 }
 BA_DETAIL_FN size_t ba_detail_size_of_mem(const void *mem) { return ba_detail_chunksize(ba_detail_mem2chunk(mem)); }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_ACCOUNTING_H */

@@ -3,10 +3,8 @@
  *
  * Address space from the system: reserve (PROT_NONE, no swap charged), commit, decommit (the pages
  * go back, the range stays reserved) and release; and the footprint (the committed bytes a heap
- * holds) with its limit, which every commit asks first.
+ * holds) with its limit, which the paths that grow a heap ask before they commit.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ADDRESS_SPACE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_ADDRESS_SPACE_H
 
@@ -48,8 +46,6 @@ BA_DETAIL_FN void ba_detail_footprint_add(ba_heap *h, size_t bytes)
    if (h->footprint > h->max_footprint) h->max_footprint = h->footprint;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_ADDRESS_SPACE_H */

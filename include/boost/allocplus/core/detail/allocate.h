@@ -2,21 +2,21 @@
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
  * Allocation of a chunk of a padded size nb. malloc_chunk is the short path: a quick chunk of that
- * size, or a cut from the top when no bin, tree chunk or designated victim would be taken before
- * it; it makes no call and saves no register. malloc_from_bins, right after it, is the general
- * path, in dlmalloc's order: an exact or next small bin, the designated victim or a larger small
- * bin (its remainder becomes the victim), the best tree fit, the top, then the quick lists flushed
- * and asked again, then the system (sys_alloc: a huge block, more of the top segment, or a new
- * segment). The short path must take nothing the general path would not take first.
+ * size, or a cut from the top when nothing the general path takes before the top could serve; it
+ * saves no register and calls nothing but the general path, as a tail call. malloc_from_bins,
+ * just before it, is the general path, in dlmalloc's order: an exact or next-size small bin; for a
+ * small request above the designated victim's size, a larger small bin or the smallest tree chunk
+ * (the remainder becomes the victim); for a large request, the best tree fit if it beats the
+ * victim; the designated victim; the top; then, for a request that is not to be mapped directly,
+ * the quick lists flushed and the search again; then the system (sys_alloc: a huge block, more of
+ * the top segment, or a new segment). A quick chunk is taken before an exact-fit bin: both are of
+ * exactly the size asked.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
 
 #include <boost/allocplus/core/detail/segments.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
-#include <boost/allocplus/core/detail/quick_list.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -185,8 +185,6 @@ BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
    return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H */

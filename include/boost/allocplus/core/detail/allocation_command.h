@@ -3,13 +3,11 @@
  *
  * allocation_command: expand forward and backward, shrink in place, allocate new, with limit,
  * preferred and received sizes (see dlmalloc.h). The general path (command, grow_command,
- * shrink_command) tries the steps in the header's order. Beside it are the short paths that a
+ * shrink_command) tries the steps in dlmalloc.h's order. Beside it are the short paths that a
  * growing vector takes all the time and that are inlined into the container (inline_command, with
  * expand_into_top and new_at_preferred): each answers exactly as the general path would, or leaves
  * the command to it untouched.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATION_COMMAND_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATION_COMMAND_H
 
@@ -19,13 +17,6 @@
 #include <boost/allocplus/core/detail/accounting.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
-
-/* objects * size in bytes, or BA_DETAIL_MAX_REQUEST when that cannot be allocated. */
-BA_DETAIL_FN size_t ba_detail_bytes_of(size_t objects, size_t size)
-{
-   size_t bytes;
-   return __builtin_mul_overflow(objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST ? BA_DETAIL_MAX_REQUEST : bytes;
-}
 
 /* lcm(size, alignment) for a power-of-two alignment: size times the powers of two the alignment
  * has and size lacks. Returns 0 on overflow. */
@@ -139,7 +130,7 @@ BA_DETAIL_FN size_t ba_detail_objects(const ba_detail_ch *p, size_t size)
    return ba_detail_count_of(ba_detail_exposed(ba_detail_chunk2mem(p), ba_detail_usable(p)), size);
 }
 
-/* The shrink half of allocation_command: see the header. Every shrink_to_fit of a vector comes
+/* The shrink half of allocation_command: see dlmalloc.h. Every shrink_to_fit of a vector comes
  * here, so it is inlined into allocation_command, which is inlined into the container, whose
  * constant command then removes it from the growth paths. Measured: as a cold function 36 more
  * instructions a shrink (1.2x Boost.Container's time); as a call of its own 1.1-1.5x. */
@@ -204,7 +195,7 @@ BA_DETAIL_FN void ba_detail_command_done(unsigned command, char *old_mem, char *
 
 /* The expanding and allocating half of allocation_command (valid size and alignment, alignment
  * at least BA_DETAIL_ALIGN, limit_objects <= preferred_objects), on checked chunk p or null. In the
- * order of the header: expand to preferred, new at preferred, expand to limit, new at limit, each
+ * order of dlmalloc.h: expand to preferred, new at preferred, expand to limit, new at limit, each
  * only if the command asks for it. This is the path of every growing vector: nothing is worked
  * out before the step that needs it. */
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_grow_command(ba_heap *h, unsigned command, size_t size, size_t alignment,
@@ -302,8 +293,6 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
    return ret;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATION_COMMAND_H */

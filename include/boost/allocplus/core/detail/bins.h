@@ -3,16 +3,14 @@
  *
  * The bins of free chunks: 64 exact-size small bins (doubly linked rings, a bitmap of the
  * non-empty ones) and 32 tree bins (bitwise tries of size-ordered rings, a bitmap likewise), the
- * designated victim (the last split remainder, served first to small requests for locality), and
- * the merge of a free chunk into the top.
+ * designated victim (the last split remainder, preferred for a small request that has no exact
+ * fit, for locality), and the merge of a free chunk into the top.
  *
  * Invariants: a chunk is in a bin iff it is free and neither the top nor the designated victim; a
  * bin's bit is set iff the bin is not empty; a tree node's children split its bin by the next bit
- * of their size. Unlinking checks the links of a chunk's ring neighbours (a forged link is reported,
- * not followed); a tree node's parent and child links are not checked.
+ * of their size. Unlinking checks the links of a chunk's ring neighbours (a forged link is
+ * reported, not followed); a tree node's parent and child links are not checked.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_BINS_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_BINS_H
 
@@ -189,8 +187,6 @@ BA_DETAIL_FN void ba_detail_merge_into_top(ba_heap *h, ba_detail_ch *p, size_t p
    p->head = h->topsize | BA_DETAIL_PINUSE;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_BINS_H */

@@ -6,8 +6,6 @@
  * of chunks adjacent in memory into one free. The chain is intrusive: each block's first word links
  * to the next.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_BURST_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_BURST_H
 
@@ -155,8 +153,6 @@ fail:
    }
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_BURST_H */

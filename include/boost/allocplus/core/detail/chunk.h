@@ -2,13 +2,11 @@
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
  * Operations on chunk headers: sizes and flags, the conversions between a chunk and the memory
- * it hands out, request padding, and the writes that keep the boundary tags consistent (setting a
- * chunk free writes its size at both ends; setting it in use tells the next chunk through PINUSE).
- * The PINUSE bit of an in-use chunk is written with relaxed atomics: ba_usable_size reads heads
- * without the lock.
+ * it hands out, request padding and sizes of arrays, and the writes that keep the boundary tags
+ * consistent (setting a chunk free writes its size at both ends; setting it in use tells the next
+ * chunk through PINUSE). The PINUSE bit of an in-use chunk is written with relaxed atomics:
+ * ba_usable_size reads heads without the lock.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H
 
@@ -39,6 +37,13 @@ BA_DETAIL_FN size_t ba_detail_request2size(size_t n)
 BA_DETAIL_FN size_t ba_detail_round_up(size_t n, size_t to) { return (n + to - 1) & ~(to - 1); }
 BA_DETAIL_FN int ba_detail_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
+/* objects * size in bytes, or BA_DETAIL_MAX_REQUEST when that cannot be allocated. */
+BA_DETAIL_FN size_t ba_detail_bytes_of(size_t objects, size_t size)
+{
+   size_t bytes;
+   return __builtin_mul_overflow(objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST ? BA_DETAIL_MAX_REQUEST : bytes;
+}
+
 /* The head of an in-use block is read without the lock (ba_usable_size) while the heap flips its
  * PINUSE bit under the lock when the chunk before it is freed or allocated: both sides use relaxed
  * atomics, which are plain moves on common targets. */
@@ -67,8 +72,6 @@ BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
 BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
 { p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H */

@@ -6,10 +6,17 @@
  * build is: sanitizers (ASan, TSan), valgrind client requests, forced inlining of the paths that
  * containers inline. No code and no state.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H
+
+/* The files of core/detail/ are the implementation of dlmalloc.h, which includes them in order:
+ * one included on its own would miss the files after it. (The test that each file includes what
+ * it uses compiles them one by one, with dlmalloc.h's declarations only.) */
+#if !defined(BOOST_ALLOCPLUS_CORE_DLMALLOC_H) \
+    && !defined(BOOST_ALLOCPLUS_CORE_DETAIL_DECLARATIONS_ONLY)
+#  error "include <boost/allocplus/core/dlmalloc.h>, not the files of its implementation"
+#endif
+#include <boost/allocplus/core/dlmalloc.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -98,6 +105,5 @@
 #    define BA_DETAIL_TSAN 1
 #  endif
 #endif
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H */

@@ -18,11 +18,14 @@
  * more of the reservation.
  *
  * Locking: the public functions take the heap's lock (when it has one) and do the accounting of
- * statistics; the ba_detail_ functions never lock and never account.
+ * statistics, themselves or through the detail paths they hand a whole operation to
+ * (free_locked, free_short, free_contended, inline_command); the other ba_detail_ functions never
+ * lock and never account.
  *
  * The implementation is one file per job in this folder, each opening with what it owns and the
  * invariants it keeps; a short path sits in the file of the general path it must agree with.
- * They are included here, each after the files it uses (doc/core.md has the map):
+ * They are included here, each after the files it uses, which it includes itself (a test
+ * compiles each alone); doc/core.md has the map:
  *
  *   config.h              system headers, storage-class macros, sanitizer and valgrind detection
  *   geometry.h            sizes, header bits, bin counts, default tunables
@@ -32,8 +35,9 @@
  *   instrumentation.h     what ASan and valgrind are told about blocks
  *   lock.h                the heap's spinlock
  *   usage_error.h         misuse reports to the diagnostic handler
- *   accounting.h          the in-use statistics of the public functions
+ *   accounting.h          the in-use statistics
  *   bins.h                small bins, tree bins, the designated victim, the merge into the top
+ *   coalesce.h            merging a chunk given back with its free neighbours
  *   quick_list.h          quick lists of freed small chunks
  *   registry.h            the heap registry and fork, process set-up, the default heap's readiness
  *   address_space.h       reserve, commit, decommit, release; the footprint and its limit
@@ -47,7 +51,7 @@
  *   burst.h               multialloc and chain frees
  *   heap_walk.h           the walk behind ba_heap_check and the statistics
  *   heap_create.h         creating and destroying independent heaps
- *   public_api.h          the functions of dlmalloc.h
+ *   public_api.h          the other functions of dlmalloc.h
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
@@ -62,6 +66,7 @@
 #include <boost/allocplus/core/detail/usage_error.h>
 #include <boost/allocplus/core/detail/accounting.h>
 #include <boost/allocplus/core/detail/bins.h>
+#include <boost/allocplus/core/detail/coalesce.h>
 #include <boost/allocplus/core/detail/quick_list.h>
 #include <boost/allocplus/core/detail/registry.h>
 #include <boost/allocplus/core/detail/address_space.h>

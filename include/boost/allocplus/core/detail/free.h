@@ -1,24 +1,22 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * Freeing. A pointer is checked first (checked_chunk: alignment and, in unchecked builds, what
- * costs a few loads; in checked builds, that it lies in one of the heap's segments or is one of its
- * huge blocks, without reading memory the heap does not own), then freed: free_chunk is the
- * general path (a huge block is unmapped; a small chunk not before the top goes to its quick list;
- * anything else coalesces with its free neighbours (dispose_chunk), counts toward the release of
- * unused segments and may trim the top). free_short, beside it, does the two commonest frees
+ * Freeing. A pointer is checked first (checked_chunk: its alignment and, in unchecked builds, what
+ * a few loads can tell; in checked builds, that it lies in one of the heap's segments or is one of
+ * its huge blocks, found without reading memory the heap does not own). free_chunk is the general
+ * path: a huge block is unmapped; a small chunk not before the top goes to its quick list when the
+ * list has room; any other chunk coalesces (coalesce.h), a large one counts toward the release of
+ * unused segments, and the top may be trimmed. free_short, beside it, does the two commonest frees
  * without a call (into a quick list; into the top when no trim or release is due) and must agree
- * with free_chunk on both; free_locked and free_contended are the paths the public free takes
- * otherwise.
+ * with free_chunk on both; free_locked and free_contended are the public free's other paths.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_FREE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_FREE_H
 
 #include <boost/allocplus/core/detail/segments.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
 #include <boost/allocplus/core/detail/quick_list.h>
+#include <boost/allocplus/core/detail/coalesce.h>
 #include <boost/allocplus/core/detail/accounting.h>
 #include <boost/allocplus/core/detail/usage_error.h>
 
@@ -82,49 +80,6 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
    if (BA_DETAIL_UNLIKELY(!ba_detail_looks_in_use(h, p))) ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
 #endif
    return p;
-}
-
-/* Frees chunk p of size psize into the heap, coalescing with free neighbours. p's head need not
- * be consistent except for its PINUSE bit. */
-BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t psize)
-{
-   ba_detail_ch *next = ba_detail_plus(p, psize);
-   if (!ba_detail_pinuse(p)) {
-      size_t prevsize = p->prev_foot;
-      ba_detail_ch *prev = ba_detail_minus(p, prevsize);
-      psize += prevsize;
-      p = prev;
-      if (p != h->dv) {
-         ba_detail_unlink_chunk(h, p, prevsize);
-      } else if ((next->head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_INUSE_BITS) {
-         h->dvsize = psize;
-         ba_detail_set_free_with_pinuse(p, psize, next);
-         return;
-      }
-   }
-   if (!ba_detail_cinuse(next)) {
-      if (next == h->top) {
-         ba_detail_merge_into_top(h, p, psize);
-         if (p == h->dv) { h->dv = 0; h->dvsize = 0; }
-         return;
-      }
-      if (next == h->dv) {
-         size_t dsize = h->dvsize += psize;
-         h->dv = p;
-         ba_detail_set_free_chunk(p, dsize);
-         return;
-      }
-      {
-         size_t nsize = ba_detail_chunksize(next);
-         psize += nsize;
-         ba_detail_unlink_chunk(h, next, nsize);
-         ba_detail_set_free_chunk(p, psize);
-         if (p == h->dv) { h->dvsize = psize; return; }
-      }
-   } else {
-      ba_detail_set_free_with_pinuse(p, psize, next);
-   }
-   ba_detail_insert_chunk(h, p, psize);
 }
 
 /* Trims the top when it has grown past the threshold; a trim that finds nothing to give back
@@ -220,8 +175,6 @@ BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
 #endif
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_FREE_H */

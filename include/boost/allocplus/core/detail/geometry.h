@@ -3,11 +3,10 @@
  *
  * The geometry of the heap, as constants: the word, the alignment, the header bits of a chunk, the
  * smallest chunk and the largest request, the small and tree bins, the quick lists' depth, and the
- * defaults of the tunables (thresholds, commit granule, segment sizes). Every size computation in
- * the core stays below BA_DETAIL_MAX_REQUEST, which is what keeps them from overflowing.
+ * defaults of the tunables (thresholds, commit granule, segment sizes). A request at or above
+ * BA_DETAIL_MAX_REQUEST (far above anything the system can give) is refused, so no size worked
+ * out from a request can overflow.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_GEOMETRY_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_GEOMETRY_H
 
@@ -26,7 +25,8 @@
 #define BA_DETAIL_MIN_CHUNK       ((size_t)(4 * sizeof(void *)))
 #define BA_DETAIL_FENCE_SIZE      (2 * BA_DETAIL_WORD)
 #define BA_DETAIL_MIN_REQUEST     (BA_DETAIL_MIN_CHUNK - BA_DETAIL_CHUNK_OVERHEAD - 1)
-/* Far above anything the system can give; keeps every size computation below from overflowing. */
+/* Far above anything the system can give: refusing requests from here on keeps every size worked
+ * out from a request from overflowing. */
 #define BA_DETAIL_MAX_REQUEST     ((~(size_t)0) >> 2)
 
 /* 64 exact-size small bins (chunks of 32..1008 bytes on 64-bit targets, every size a request up
@@ -66,6 +66,5 @@
 #endif
 #define BA_DETAIL_BURST_RUN_BYTES      ((size_t)4096)
 #define BA_DETAIL_MIN_BUFFER           ((size_t)4096)
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_GEOMETRY_H */

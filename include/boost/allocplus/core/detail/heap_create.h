@@ -5,13 +5,10 @@
  * its first segment, which is released last) or over a caller's buffer (never committed, trimmed or
  * unmapped; given back unpoisoned). Every heap is registered for fork.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_CREATE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_CREATE_H
 
 #include <boost/allocplus/core/detail/segments.h>
-#include <boost/allocplus/core/detail/huge_blocks.h>
 #include <boost/allocplus/core/detail/registry.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -95,8 +92,6 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_destroy_heap(ba_heap *h)
    return released;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_CREATE_H */

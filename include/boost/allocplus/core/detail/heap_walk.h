@@ -1,19 +1,17 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * The heap walk: every segment chunk by chunk, every bin, quick list and huge block, verifying every
- * invariant the other files keep and tallying what it finds. It serves ba_heap_check (the first
- * broken invariant, and where) and the free-chunk figures of the statistics. Linear in the heap;
- * never on an allocation path.
+ * The heap walk: every segment chunk by chunk, every bin, quick list and huge block, checking the
+ * structure (sizes and boundary tags, bin membership and links, the order of tree children, the
+ * quick lists' flags and counts, huge headers) and the statistics against what it finds. It serves
+ * ba_heap_check (the first broken invariant, and where) and the free-chunk figures of the
+ * statistics. Linear in the heap; never on an allocation path.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_WALK_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_WALK_H
 
 #include <boost/allocplus/core/detail/segments.h>
 #include <boost/allocplus/core/detail/quick_list.h>
-#include <boost/allocplus/core/detail/huge_blocks.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -226,8 +224,6 @@ BA_DETAIL_FN const char *ba_detail_walk(const ba_heap *h, ba_detail_tally *t, co
 
 #undef BA_DETAIL_FAIL
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_HEAP_WALK_H */

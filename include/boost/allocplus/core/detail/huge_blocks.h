@@ -1,14 +1,13 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * Huge blocks: requests at or above the mmap threshold are mapped directly, each with a header at
- * the base of its mapping (linked into the heap's list, and with a magic word that a free checks)
- * and reserved address space after it, so that expand_fwd and realloc grow it in place by
- * committing more. Freeing one raises the dynamic mmap threshold (as glibc does), so that sizes a
- * program frees and asks for again stop being mapped one by one.
+ * Huge blocks: a request at or above the mmap threshold that no bin, designated victim or top
+ * chunk serves is mapped directly (an aligned one is mapped first), with a header at the base of
+ * its mapping (linked into the heap's list, with a magic word that a free checks) and address
+ * space reserved after it, so that expand_fwd and realloc grow it in place by committing more.
+ * Freeing one raises the dynamic mmap threshold (as glibc does), so that sizes a program frees and
+ * asks for again stop being mapped one by one.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_HUGE_BLOCKS_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_HUGE_BLOCKS_H
 
@@ -133,8 +132,6 @@ BA_DETAIL_FN int ba_detail_huge_resize(ba_heap *h, ba_detail_ch *p, size_t nb)
    return 1;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_HUGE_BLOCKS_H */

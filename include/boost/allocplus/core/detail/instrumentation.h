@@ -3,12 +3,11 @@
  *
  * What the sanitizers and valgrind are told. Under ASan every byte the heap owns is poisoned except
  * the requested bytes of the blocks it handed out, so an overrun or a use after free of a block is
- * reported as it is for malloc's. Under valgrind, blocks are announced as malloc-like, so leaks and
- * double frees are reported. Every block's life goes through block_born, block_moved and
- * block_died; nothing else here changes the heap.
+ * reported as it is for malloc's. Under valgrind, blocks are announced as malloc-like, so leaks are
+ * reported. A block's life goes through block_born, block_moved and block_died; the other memory
+ * the heap gets or gives back (commits, trims, releases, the tail of a shrink) is poisoned or
+ * unpoisoned directly.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_INSTRUMENTATION_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_INSTRUMENTATION_H
 
@@ -76,8 +75,6 @@ BA_DETAIL_FN size_t ba_detail_exposed(const void *mem, size_t usable)
 #endif
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_INSTRUMENTATION_H */

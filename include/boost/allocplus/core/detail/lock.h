@@ -6,8 +6,6 @@
  * While the process has one thread the exchange is skipped (glibc tells, as it does for its own
  * locks). A heap created without a lock (use_lock 0) is never locked: its owner serializes.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
 
@@ -65,8 +63,6 @@ BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
    if (h->use_lock) ba_detail_spin_unlock(&h->lock_word);
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H */

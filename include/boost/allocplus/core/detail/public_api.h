@@ -1,19 +1,18 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * The public functions of dlmalloc.h, on an explicit heap and on the default heap. Each takes the
- * heap's lock (when it has one) around the detail functions and notes what it handed out or took
- * back in the statistics; ba_usable_size reads a head without the lock.
+ * The functions of dlmalloc.h but those that create and destroy heaps (heap_create.h), on an
+ * explicit heap and on the default heap. Each takes the heap's lock (when it has one) around the
+ * detail functions and notes in the statistics what it handed out or took back, or hands the whole
+ * operation, lock and statistics included, to a detail path (ba_heap_free to free.h, the
+ * allocation commands to inline_command); ba_usable_size reads a head without the lock.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H
 
 #include <boost/allocplus/core/detail/allocation_command.h>
 #include <boost/allocplus/core/detail/burst.h>
 #include <boost/allocplus/core/detail/heap_walk.h>
-#include <boost/allocplus/core/detail/realloc.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -257,8 +256,6 @@ BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diag
    return __atomic_exchange_n(&ba_detail_handler, handler, __ATOMIC_ACQ_REL);
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_PUBLIC_API_H */

@@ -6,20 +6,16 @@
  * and the next malloc of a size then touch one chunk instead of its neighbours and two bin lists
  * (ptmalloc's fast bins). A list holds at most BA_DETAIL_QUICK_LIMIT chunks; a held chunk's last
  * word (the next chunk's prev_foot) names its size, as a free chunk's does, so backward expansion
- * can find it. The lists are flushed into the bins before the heap grows, trims or releases a
- * segment, so that memory held for reuse never makes the heap larger or an allocation fail.
+ * can find it. The lists are flushed into the bins before a trim or a release of segments, and
+ * before malloc grows the heap for a request that is not to be mapped directly, so that memory
+ * held for reuse rarely makes the heap larger (expand_fwd grows the top without a flush).
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_QUICK_LIST_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_QUICK_LIST_H
 
-#include <boost/allocplus/core/detail/bins.h>
+#include <boost/allocplus/core/detail/coalesce.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
-
-/* Coalesces a chunk into the bins: the general free's step, defined in free.h. */
-BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t psize);
 
 BA_DETAIL_FN ba_detail_ch **ba_detail_quick_link(ba_detail_ch *p) { return (ba_detail_ch **)ba_detail_chunk2mem(p); }
 
@@ -136,8 +132,6 @@ BA_DETAIL_FN void ba_detail_quick_flush(ba_heap *h)
       while ((p = ba_detail_quick_pop(h, i)) != 0) ba_detail_dispose_chunk(h, p, ba_detail_small_index2size(i));
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_QUICK_LIST_H */

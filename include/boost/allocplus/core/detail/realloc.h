@@ -5,8 +5,6 @@
  * allocation (memalign: a larger chunk whose aligned part is cut out, the lead and tail freed; a
  * huge block is mapped aligned).
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_REALLOC_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_REALLOC_H
 
@@ -83,8 +81,6 @@ BA_DETAIL_FN void *ba_detail_malloc_aligned(ba_heap *h, size_t alignment, size_t
    return alignment <= BA_DETAIL_ALIGN ? ba_detail_malloc(h, bytes) : ba_detail_memalign(h, alignment, bytes);
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_REALLOC_H */

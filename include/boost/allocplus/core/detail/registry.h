@@ -1,14 +1,12 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * Heaps and the process: the registry of every heap (each is locked around fork, so that the child
- * never inherits a lock held by a thread it does not have), the one-time set-up of the process
- * state (page size, fork handlers), the initialization of a heap record, and the default heap's
- * readiness check, which every call on the default heap makes and which costs two instructions
- * inline (the set-up itself is out of line).
+ * Heaps and the process: the registry of every heap (around fork, when other threads exist, every
+ * heap's lock is taken, so that the child never inherits a lock held by a thread it does not
+ * have), the one-time set-up of the process state (page size, fork handlers), the initialization
+ * of a heap record, and the default heap's readiness check, which every call on the default heap
+ * makes and which costs two instructions inline (the set-up itself is out of line).
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
 
@@ -18,6 +16,8 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
+/* The heaps' locks are taken only when other threads exist, and the decision is recorded: the
+ * child is single-threaded again, so the lock functions' own test would disagree there. */
 BA_DETAIL_FN void ba_detail_fork_prepare(void)
 {
    ba_heap *h;
@@ -120,8 +120,6 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_heap *ba_detail_default(void)
    return h;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H */

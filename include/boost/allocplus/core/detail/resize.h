@@ -4,10 +4,9 @@
  * Resizing a chunk in place: shrink (the tail is freed when it makes at least a minimum chunk),
  * expand forward (into the top, growing it if need be, or into a free or quick chunk after), and
  * expand backward (into a free or quick chunk before, moving the start down by whole steps so that
- * the bytes at the old start stay where they are). On failure a chunk is left as it was.
+ * the bytes at the old start stay where they are). A failed expansion leaves the chunk as it was
+ * (a quick chunk next to it may have been freed into the bins on the way).
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 
@@ -164,8 +163,6 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_det
    return 1;
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H */

@@ -8,8 +8,6 @@
  * minimum chunk), grows by committing more of the reservation or by a new segment, and is trimmed
  * back to the system beyond a threshold that doubles when trimmed memory was wanted again.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_SEGMENTS_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_SEGMENTS_H
 
@@ -203,8 +201,6 @@ BA_DETAIL_FN void *ba_detail_split_top(ba_heap *h, size_t nb)
    return ba_detail_chunk2mem(p);
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_SEGMENTS_H */

@@ -7,8 +7,6 @@
  * it to one heap. The short names defined here are undefined again at the end of
  * dlmalloc_impl.h.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_STATE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_STATE_H
 
@@ -42,8 +40,6 @@ BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
 #define ba_detail_handler              (ba_core_v1_state.handler)
 #define ba_detail_fork_locked          (ba_core_v1_state.fork_locked)
 
-
 BOOST_ALLOCPLUS_CORE_END_DECLS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_STATE_H */

@@ -7,13 +7,12 @@
  * BOOST_ALLOCPLUS_CHECKED.
  *
  * Invariants of a chunk (dlmalloc 2.8): `head` is the size (a multiple of the alignment, at least
- * BA_DETAIL_MIN_CHUNK) with PINUSE (the previous chunk is in use) and CINUSE (this one is); a free
- * chunk repeats its size in the next chunk's prev_foot and has no free neighbour (they merged); a
- * chunk held in a quick list is in use to its neighbours and flagged QUICK; a huge chunk has both
- * in-use bits clear and its offset from its mapping in prev_foot.
+ * BA_DETAIL_MIN_CHUNK but for a segment's fence) with PINUSE (the previous chunk is in use) and
+ * CINUSE (this one is); a free chunk other than the top repeats its size in the next chunk's
+ * prev_foot; no free chunk has a free neighbour (they merged); a chunk held in a quick list is in
+ * use to its neighbours and flagged QUICK; a huge chunk has both in-use bits clear and its offset
+ * from the base of its mapping in prev_foot.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H
 
@@ -118,8 +117,6 @@ struct ba_heap {
    ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
 };
 
-
 BOOST_ALLOCPLUS_CORE_END_DECLS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_STRUCTURES_H */

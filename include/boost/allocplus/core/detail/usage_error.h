@@ -6,8 +6,6 @@
  * handler that leaves by longjmp or exit leaves a usable heap behind, and the program aborts if
  * the handler returns.
  */
-/* First, so that this file included alone brings in the whole implementation, in order. */
-#include <boost/allocplus/core/dlmalloc.h>
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_USAGE_ERROR_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_USAGE_ERROR_H
 
@@ -31,8 +29,6 @@ BA_DETAIL_FN void ba_detail_usage_error(ba_heap *h, const char *what, const void
    abort();
 }
 
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
-
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_USAGE_ERROR_H */
