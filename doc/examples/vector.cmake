@@ -5,4 +5,5 @@
 allocplus_doc_examples(PAGE vector FILES
   vector_growth.cpp
   vector_relocatable.cpp
-  vector_stats.cpp)
+  vector_stats.cpp
+  vector_always_reallocate.cpp)

@@ -9,7 +9,15 @@ set(expected
   "2=may not remove allocate_new, expand_fwd and expand_bwd all together"
   "3=DisableMask applies to version-2 allocators only"
   "4=Version must be 1 or 2"
-  "5=insert and emplace need a move-assignable T")
+  "5=insert and emplace need a move-assignable T"
+  "6=ba::vector<T, A>: T must not be const or volatile"
+  "7=ba::list<T, A>: T must not be const or volatile"
+  "8=ba::vector<T, A>: A::value_type must be T"
+  "9=ba::list<T, A>: A::value_type must be T"
+  "10=ba::list<T, A>: A::pointer must be T* (fancy pointers are not supported"
+  "11=ba::vector<T, A>: A::pointer must be T* (fancy pointers are not supported"
+  "12=ba::heap: a heap over a buffer needs at least 4096 bytes"
+  "13=ba::vector<T, A>: T must not be const or volatile")
 set(failures "")
 execute_process(COMMAND "${CXX}" -std=c++17 -fsyntax-only "-I${INCLUDE_DIR}" -DCASE=0 "${SOURCE}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)

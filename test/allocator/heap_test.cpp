@@ -18,6 +18,7 @@
 #include <list>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -107,6 +108,30 @@ BOOST_AUTO_TEST_CASE(a_buffer_too_small_for_a_heap_is_refused)
 {
    alignas(16) static unsigned char tiny[1024];
    BOOST_CHECK_THROW(ba::heap(tiny, sizeof tiny), std::bad_alloc);
+}
+
+// The error says why and states the minimum; min_buffer_size is the core's own minimum.
+BOOST_AUTO_TEST_CASE(a_buffer_too_small_says_the_minimum)
+{
+   alignas(16) static unsigned char buffer[2 * ba::heap::min_buffer_size];
+   std::string what;
+   try {
+      ba::heap h(buffer, ba::heap::min_buffer_size - 1);
+   } catch (const std::bad_alloc &e) {
+      what = e.what();
+   }
+   BOOST_TEST(what.find("needs at least 4096 bytes (ba::heap::min_buffer_size)") != std::string::npos);
+   BOOST_TEST(ba::heap::min_buffer_size == 4096u);
+   // Exactly the minimum from an aligned address makes a heap; one byte less does not.
+   ba_heap *const at_minimum = ba_create_heap_over(buffer, ba::heap::min_buffer_size, 1);
+   BOOST_TEST(at_minimum != nullptr);
+   if (at_minimum) ba_destroy_heap(at_minimum);
+   BOOST_TEST(ba_create_heap_over(buffer, ba::heap::min_buffer_size - 1, 1) == nullptr);
+   // An array is taken whole (one below the minimum does not compile: compile_fail.cpp).
+   ba::heap over_array(buffer);
+   void *const p = over_array.allocate(100);
+   BOOST_TEST((p >= buffer && p < buffer + sizeof buffer));
+   over_array.deallocate(p);
 }
 
 BOOST_AUTO_TEST_CASE(a_heap_over_a_buffer_stays_in_it_until_full)

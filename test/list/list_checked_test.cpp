@@ -2,8 +2,10 @@
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
 // Death tests of the checked build: splice and merge between lists whose allocators compare
-// unequal (undefined in std) run in a child process, which must stop through the diagnostic
-// handler with a message naming the operation; with equal allocators nothing is reported.
+// unequal (undefined in std), and the precondition violations a list finds at constant cost
+// (an element of an empty list, erasing end(), splicing other's end(), a singular iterator), run
+// in a child process, which must stop through the diagnostic handler with a message naming the
+// call; with equal allocators and at the valid edges nothing is reported.
 
 #define BOOST_TEST_MODULE allocplus list checked
 #include "one_heap/child_process.hpp"
@@ -14,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 #if !BOOST_ALLOCPLUS_CHECKED
@@ -30,6 +33,26 @@ void exiting_handler(const char *message, const void *address, const ba_heap *he
    std::fprintf(stderr, "handler: %s | %p | %p\n", message, address, static_cast<const void *>(heap));
    std::fflush(stderr);
    std::_Exit(7);
+}
+
+//! Runs body in a child: it must abort with `message` on stderr, reported about the list at l.
+template <class Body>
+void expect_report(Body body, const std::string &message, const void *l)
+{
+   const child_outcome out = run_in_child(body);
+   BOOST_TEST_INFO("expected \"" << message << "\"; child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("allocplus: " + message + " at ") != std::string::npos);
+   char address[32];
+   std::snprintf(address, sizeof address, " at %p", l);
+   BOOST_TEST(out.err.find(address) != std::string::npos);
+}
+
+//! Keeps a value the optimizer cannot drop.
+void use(int x)
+{
+   const volatile int sink = x;
+   (void)sink;
 }
 } // namespace
 
@@ -67,6 +90,92 @@ BOOST_AUTO_TEST_CASE(equal_allocators_are_not_reported)
       if (a.size() != 3) std::_Exit(3);
       b.merge(a);
       if (b.size() != 3) std::_Exit(4);
+   });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.exit_code == 0);
+   BOOST_TEST(out.signal == 0);
+}
+
+BOOST_AUTO_TEST_CASE(front_back_and_pops_of_an_empty_list_are_reported)
+{
+   ba::list<int> l;
+   const ba::list<int> &c = l;
+   expect_report([&] { use(l.front()); }, "ba::list::front: the list is empty", &l);
+   expect_report([&] { use(c.front()); }, "ba::list::front: the list is empty", &l);
+   expect_report([&] { use(l.back()); }, "ba::list::back: the list is empty", &l);
+   expect_report([&] { use(c.back()); }, "ba::list::back: the list is empty", &l);
+   expect_report([&] { l.pop_back(); }, "ba::list::pop_back: the list is empty", &l);
+   expect_report([&] { l.pop_front(); }, "ba::list::pop_front: the list is empty", &l);
+}
+
+BOOST_AUTO_TEST_CASE(erasing_end_is_reported)
+{
+   ba::list<int> l{1, 2, 3};
+   const std::string not_element = "ba::list::erase: the position is not an element (end() or singular)";
+   const std::string not_range = "ba::list::erase: the range is not in the list (it starts at end(), or is singular)";
+   expect_report([&] { l.erase(l.end()); }, not_element, &l);
+   expect_report([&] { l.erase(l.cend()); }, not_element, &l);
+   expect_report([&] { l.erase(ba::list<int>::const_iterator()); }, not_element, &l);
+   expect_report([&] { l.erase(l.end(), l.begin()); }, not_range, &l);   // from end(), around to begin()
+   expect_report([&] { l.erase(ba::list<int>::const_iterator(), l.end()); }, not_range, &l);
+   expect_report([&] { l.erase(l.begin(), ba::list<int>::const_iterator()); }, not_range, &l);
+}
+
+BOOST_AUTO_TEST_CASE(splicing_other_end_is_reported)
+{
+   ba::list<int> a{1, 2}, b{3, 4};
+   expect_report([&] { a.splice(a.end(), b, b.end()); },
+                 "ba::list::splice: the iterator is not an element of other (end() or singular)", &a);
+   expect_report([&] { a.splice(a.end(), b, b.end(), b.begin()); },
+                 "ba::list::splice: the range is not in other (it starts at end(), or is singular)", &a);
+   expect_report([&] { a.splice(ba::list<int>::const_iterator(), b); },
+                 "ba::list::splice: the position is a singular iterator", &a);
+}
+
+BOOST_AUTO_TEST_CASE(a_singular_position_is_reported)
+{
+   ba::list<int> l{1, 2};
+   const ba::list<int>::const_iterator singular;
+   const int values[] = {7, 8};
+   const int x = 9;
+   const std::string insert = "ba::list::insert: the position is a singular iterator";
+   expect_report([&] { l.insert(singular, 0); }, insert, &l);
+   expect_report([&] { l.insert(singular, x); }, insert, &l);
+   expect_report([&] { l.insert(singular, 2, x); }, insert, &l);
+   expect_report([&] { l.insert(singular, values, values + 2); }, insert, &l);
+   expect_report([&] { l.emplace(singular, 0); }, "ba::list::emplace: the position is a singular iterator", &l);
+}
+
+BOOST_AUTO_TEST_CASE(a_precondition_violation_goes_to_the_replaced_handler)
+{
+   ba::list<int> l;
+   const child_outcome out = run_in_child([&] {
+      ba_set_diagnostic_handler(exiting_handler);
+      l.pop_front();
+   });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.exit_code == 7);
+   BOOST_TEST(out.err.find("handler: ba::list::pop_front: the list is empty") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(valid_calls_at_the_edges_are_not_reported)
+{
+   const child_outcome out = run_in_child([] {
+      ba::list<int> l{1, 2, 3}, other{4, 5};
+      if (l.front() != 1 || l.back() != 3) std::_Exit(3);
+      l.insert(l.end(), 4);   // end() is a position
+      l.emplace(l.begin(), 0);
+      l.erase(std::prev(l.end()));   // the last element
+      l.erase(l.end(), l.end());   // an empty range at end()
+      l.splice(l.end(), other, other.begin());
+      l.splice(l.end(), other, other.end(), other.end());   // an empty range at other's end()
+      l.splice(l.begin(), other);
+      l.erase(l.begin(), l.end());
+      l.push_back(1);
+      l.pop_back();
+      l.push_front(1);
+      l.pop_front();
+      if (!l.empty() || !other.empty()) std::_Exit(4);
    });
    BOOST_TEST_INFO("child stderr: " << out.err);
    BOOST_TEST(out.exit_code == 0);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <list>
 #include <memory>
 #include <memory_resource>
 #include <sstream>
@@ -386,4 +387,36 @@ BOOST_AUTO_TEST_CASE(deduction_from_a_range)
    ba::list l(v.begin(), v.end());
    static_assert(std::is_same<decltype(l), ba::list<long>>::value, "deduced ba::list<long>");
    BOOST_TEST(l.size() == 3u);
+}
+
+// The default constructor builds the allocator of nodes in place, value-initialized, as
+// std::list's does: no allocator of T made, converted and moved into the list.
+BOOST_AUTO_TEST_CASE(default_constructor_value_initializes_the_allocator_in_place)
+{
+   using A = constructor_counting_allocator<int>;
+   allocator_constructions::reset();
+   {
+      ba::list<int, A> l;
+      const allocator_constructions made = allocator_constructions::get();
+      BOOST_TEST(made.defaults == 1);
+      BOOST_TEST(made.total() == 1);   // no copy, move or conversion
+      BOOST_TEST(l.empty());
+   }
+   allocator_constructions::reset();
+   {
+      std::list<int, A> s;
+      BOOST_TEST(allocator_constructions::get().total() == 1);   // what std's makes
+      BOOST_TEST(s.empty());
+   }
+   static_assert(std::is_nothrow_default_constructible<ba::list<int, A>>::value, "");
+
+   // Value-initialized, not default-initialized: over storage full of ones, the id is 0.
+   using L = ba::list<int, value_initialized_allocator<int>>;
+   alignas(L) unsigned char storage[sizeof(L)];
+   for (unsigned char &b : storage) *static_cast<volatile unsigned char *>(&b) = 0xff;
+   L *const l = ::new (static_cast<void *>(storage)) L;
+   BOOST_TEST(l->get_allocator().id == 0);
+   l->push_back(1);
+   BOOST_TEST(l->front() == 1);
+   l->~L();
 }

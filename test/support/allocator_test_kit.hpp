@@ -11,12 +11,15 @@
 //   counting_allocator.hpp            an adaptor counting allocations, expansions (fwd/bwd),
 //                                     shrinks and bursts
 //   stateful_allocator.hpp            allocators with an identity, propagating or not
+//   constructor_counting_allocator.hpp  allocators counting their own default constructions,
+//                                     copies, moves and conversions; one without a constructor
 //   expansion_limited_allocator.hpp   version-2 allocators that expand only forward or only
 //                                     backward, deterministically
 //   hooked_allocator.hpp              the adaptor under counting and failing
 //
 // Adaptors compose: counting_allocator<failing_allocator<ba::allocator<T>>>.
 
+#include "support/constructor_counting_allocator.hpp"
 #include "support/counting_allocator.hpp"
 #include "support/expansion_limited_allocator.hpp"
 #include "support/failing_allocator.hpp"

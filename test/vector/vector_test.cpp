@@ -734,3 +734,35 @@ BOOST_AUTO_TEST_CASE(input_range_insert_that_fails_leaves_the_vector_unchanged)
    BOOST_TEST(plan.fired());
    BOOST_TEST(values(v) == (std::vector<int>{1, 2, 3, 4}));
 }
+
+// The default constructor builds the allocator in place, value-initialized, as std::vector's
+// does: no temporary moved or copied into the vector.
+BOOST_AUTO_TEST_CASE(default_constructor_value_initializes_the_allocator_in_place)
+{
+   using A = constructor_counting_allocator<int>;
+   allocator_constructions::reset();
+   {
+      ba::vector<int, A> v;
+      const allocator_constructions made = allocator_constructions::get();
+      BOOST_TEST(made.defaults == 1);
+      BOOST_TEST(made.total() == 1);   // no copy, move or conversion
+      BOOST_TEST(v.empty());
+   }
+   allocator_constructions::reset();
+   {
+      std::vector<int, A> s;
+      BOOST_TEST(allocator_constructions::get().total() == 1);   // what std's makes
+      BOOST_TEST(s.empty());
+   }
+   static_assert(std::is_nothrow_default_constructible<ba::vector<int, A>>::value, "");
+
+   // Value-initialized, not default-initialized: over storage full of ones, the id is 0.
+   using V = ba::vector<int, value_initialized_allocator<int>>;
+   alignas(V) unsigned char storage[sizeof(V)];
+   for (unsigned char &b : storage) *static_cast<volatile unsigned char *>(&b) = 0xff;
+   V *const v = ::new (static_cast<void *>(storage)) V;
+   BOOST_TEST(v->get_allocator().id == 0);
+   v->push_back(1);
+   BOOST_TEST(v->front() == 1);
+   v->~V();
+}

@@ -26,6 +26,10 @@ namespace boost { namespace allocplus {
 //! moved: they hold the core heap, not the C++ object).
 class heap {
 public:
+   //! The smallest buffer a heap fits in: bytes from the buffer's first address aligned to
+   //! BA_MALLOC_ALIGNMENT (the minimum of the core's ba_create_heap_over).
+   static constexpr std::size_t min_buffer_size = 4096;
+
    //! Effects: creates a heap whose memory comes from the system, in segments of at least
    //!   `capacity` bytes of reserved address space (0: the core's default), with a lock unless
    //!   `locked` is false (then one thread at a time may use it).
@@ -38,10 +42,23 @@ public:
    //! Effects: creates a heap that lives entirely in [buffer, buffer + size) (its bookkeeping
    //!   included) and never asks the system for memory: when the buffer is full, allocations fail
    //!   (std::bad_alloc, or null where nothrow is asked for). The buffer must outlive the heap.
-   //! Throws: std::bad_alloc when the buffer is too small (under 4 KiB) to hold a heap.
+   //! Throws: std::bad_alloc when the buffer is too small (under min_buffer_size, 4096 bytes,
+   //!   from its first aligned address) to hold a heap: its what() says so and states the minimum.
    heap(void *buffer, std::size_t size, bool locked = true) : heap_(ba_create_heap_over(buffer, size, locked))
    {
-      if (!heap_) detail::throw_bad_alloc();
+      if (!heap_) detail::throw_buffer_too_small();
+   }
+
+   //! Effects: as heap(buffer, sizeof buffer), with a lock, for an array: one below
+   //!   min_buffer_size bytes is refused at compile time.
+   //! Throws: as heap(buffer, size, locked) (an array of min_buffer_size bytes whose elements
+   //!   are less aligned than BA_MALLOC_ALIGNMENT may still be short by its misalignment).
+   template <class Byte, std::size_t N, class = std::enable_if_t<!std::is_const<Byte>::value>>
+   explicit heap(Byte (&buffer)[N]) : heap(static_cast<void *>(buffer), sizeof buffer)
+   {
+      static_assert(sizeof(Byte) * N >= min_buffer_size,
+                    "ba::heap: a heap over a buffer needs at least 4096 bytes (ba::heap::min_buffer_size); "
+                    "this array is smaller");
    }
 
    heap(heap &&other) noexcept : heap_(std::exchange(other.heap_, nullptr)) {}

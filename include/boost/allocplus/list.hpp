@@ -12,7 +12,7 @@
 #include <boost/allocplus/detail/iterator_category.hpp>
 #include <boost/allocplus/detail/list_node.hpp>     // the node, its links and the iterator
 #include <boost/allocplus/detail/throw_exception.hpp>
-#include <boost/allocplus/detail/usage_error.hpp>   // checked builds: splice between unequal allocators
+#include <boost/allocplus/detail/usage_error.hpp>   // checked builds: preconditions, unequal allocators
 
 #include <boost/config.hpp>
 #include <boost/core/no_exceptions_support.hpp>
@@ -44,18 +44,36 @@ namespace boost { namespace allocplus {
 //!
 //! T may be incomplete where the list is only declared (a member of T itself). Splicing or
 //! merging between lists whose allocators compare unequal is undefined, as in std; checked
-//! builds (BOOST_ALLOCPLUS_CHECKED) report it to the core's diagnostic handler.
+//! builds (BOOST_ALLOCPLUS_CHECKED, on unless NDEBUG is defined) report it to the core's
+//! diagnostic handler.
+//!
+//! Checked builds also report the precondition violations found at constant cost: front, back,
+//! pop_front and pop_back on an empty list; erasing end() (erase(pos), or a non-empty range
+//! erase(first, last) whose first is end()); splicing other's end() as an element; and a
+//! singular (default-constructed) iterator as a position. An iterator of another list, or of an
+//! element already erased, is not found: telling whose node an iterator names would take a walk
+//! of the list (AddressSanitizer reports the use of an erased element's node). Unchecked builds
+//! compile none of it.
 template <class T, class A = allocator<T>>
 class list {
+   // First, so that these are the errors a user reads (the allocator's own may follow).
+   static_assert(!std::is_const<T>::value && !std::is_volatile<T>::value,
+                 "ba::list<T, A>: T must not be const or volatile (as for std::list): use ba::list<T> "
+                 "and a const list, or a const_iterator");
+   static_assert(std::is_same<typename std::allocator_traits<A>::value_type, T>::value,
+                 "ba::list<T, A>: A::value_type must be T (use an allocator of T, e.g. ba::allocator<T>, or "
+                 "rebind yours to T)");
+   static_assert(!std::is_same<typename std::allocator_traits<A>::value_type, T>::value  // else said above
+                    || std::is_same<typename std::allocator_traits<A>::pointer, T *>::value,
+                 "ba::list<T, A>: A::pointer must be T* (fancy pointers are not supported: the nodes are "
+                 "linked by raw pointers)");
+
    using node_type = detail::list_node<T>;
    using node_allocator = typename allocator_traits<A>::template rebind_alloc<node_type>;
    using node_traits = allocator_traits<node_allocator>;
    using chain_type = typename node_traits::multiallocation_chain;
    using links = detail::list_links;
    using algo = detail::list_algorithms;
-
-   static_assert(std::is_same<typename std::allocator_traits<A>::value_type, T>::value,
-                 "ba::list<T, A>: A::value_type must be T");
 
 public:
    using value_type = T;
@@ -73,7 +91,9 @@ public:
 
    // --- construction, copy, destruction ----------------------------------------------------
 
-   list() noexcept(noexcept(A())) : m_(node_allocator(A())) {}
+   //! Effects: an empty list with a value-initialized allocator (of nodes), built in place: no
+   //!   copy, move or conversion of an allocator. Throws: what the allocator's default constructor throws.
+   list() noexcept(std::is_nothrow_default_constructible<node_allocator>::value) : m_() {}
    explicit list(const A &a) noexcept : m_(node_allocator(a)) {}
    //! Effects: n value-initialized elements, in one burst with a version-2 allocator.
    //! Throws: std::length_error when n > max_size(); what the allocator or T throws (nothing leaks).
@@ -173,10 +193,29 @@ public:
 
    // --- element access and iterators --------------------------------------------------------
 
-   reference front() noexcept { return *value_of(head()->next); }
-   const_reference front() const noexcept { return *value_of(head()->next); }
-   reference back() noexcept { return *value_of(head()->prev); }
-   const_reference back() const noexcept { return *value_of(head()->prev); }
+   //! Requires: !empty() (checked builds report a violation to the diagnostic handler).
+   //! Returns: the first element.
+   reference front() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::front: the list is empty", this);
+      return *value_of(head()->next);
+   }
+   const_reference front() const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::front: the list is empty", this);
+      return *value_of(head()->next);
+   }
+   //! Requires: !empty() (checked builds report a violation). Returns: the last element.
+   reference back() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::back: the list is empty", this);
+      return *value_of(head()->prev);
+   }
+   const_reference back() const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::back: the list is empty", this);
+      return *value_of(head()->prev);
+   }
 
    iterator begin() noexcept { return iterator(head()->next); }
    const_iterator begin() const noexcept { return const_iterator(head()->next); }
@@ -215,6 +254,8 @@ public:
       m_.reset();
    }
 
+   //! Requires (every insert and emplace): pos is an iterator of this list (checked builds
+   //!   report a singular one to the diagnostic handler; one of another list is not found).
    //! Effects: inserts T(args...) before pos (args may refer to elements).
    //! Returns: an iterator to the new element.
    //! Throws: std::length_error when size() == max_size(); what the allocator or T throws, with
@@ -222,14 +263,23 @@ public:
    template <class... Args>
    iterator emplace(const_iterator pos, Args &&...args)
    {
+      check_position(pos, "ba::list::emplace: the position is a singular iterator");
       if (m_.size == max_size()) detail::throw_length_error("ba::list: size would exceed max_size()");
       links *const n = new_node(std::forward<Args>(args)...);
       algo::link_before(pos.node_, n);
       ++m_.size;
       return iterator(n);
    }
-   iterator insert(const_iterator pos, const T &value) { return emplace(pos, value); }
-   iterator insert(const_iterator pos, T &&value) { return emplace(pos, std::move(value)); }
+   iterator insert(const_iterator pos, const T &value)
+   {
+      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      return emplace(pos, value);
+   }
+   iterator insert(const_iterator pos, T &&value)
+   {
+      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      return emplace(pos, std::move(value));
+   }
    //! Effects: inserts n copies of value (which may be an element) before pos, the nodes in one
    //!   burst with a version-2 allocator.
    //! Returns: an iterator to the first new element, or pos when n == 0.
@@ -257,10 +307,14 @@ public:
    }
    iterator insert(const_iterator pos, std::initializer_list<T> il) { return insert(pos, il.begin(), il.end()); }
 
-   //! Effects: destroys and frees the element at pos (dereferenceable).
+   //! Requires: pos is an element of this list (checked builds report end() and a singular
+   //!   iterator to the diagnostic handler; an element of another list is not found).
+   //! Effects: destroys and frees the element at pos.
    //! Returns: the iterator after it. Throws: nothing. Complexity: constant.
    iterator erase(const_iterator pos) noexcept
    {
+      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != head() && pos.node_ != nullptr,
+                                   "ba::list::erase: the position is not an element (end() or singular)", this);
       links *const n = pos.node_;
       links *const next = n->next;
       algo::unlink(n);
@@ -269,10 +323,16 @@ public:
       node_traits::deallocate_one(nal(), node_type::from(n));
       return iterator(next);
    }
+   //! Requires: [first, last) is a range of this list (checked builds report a non-empty range
+   //!   that starts at end(), and singular iterators, to the diagnostic handler).
    //! Effects: destroys [first, last) and frees its nodes (one burst with a version-2 allocator).
    //! Returns: last. Throws: nothing. Complexity: linear in the length of the range.
    iterator erase(const_iterator first, const_iterator last) noexcept
    {
+      BOOST_ALLOCPLUS_PRECONDITION(first.node_ != nullptr && last.node_ != nullptr
+                                      && (first == last || first.node_ != head()),
+                                   "ba::list::erase: the range is not in the list (it starts at end(), or is singular)",
+                                   this);
       if (first != last) {
          algo::unlink(first.node_, last.node_);
          m_.size -= dispose(first.node_, last.node_);
@@ -295,9 +355,18 @@ public:
    void push_back(T &&value) { emplace(cend(), std::move(value)); }
    void push_front(const T &value) { emplace(cbegin(), value); }
    void push_front(T &&value) { emplace(cbegin(), std::move(value)); }
-   //! Requires: !empty(). Effects: erases the last (first) element. Throws: nothing.
-   void pop_back() noexcept { erase(const_iterator(head()->prev)); }
-   void pop_front() noexcept { erase(cbegin()); }
+   //! Requires: !empty() (checked builds report a violation to the diagnostic handler).
+   //! Effects: erases the last (first) element. Throws: nothing. Complexity: constant.
+   void pop_back() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::pop_back: the list is empty", this);
+      erase(const_iterator(head()->prev));
+   }
+   void pop_front() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::pop_front: the list is empty", this);
+      erase(cbegin());
+   }
 
    //! Effects: appends value-initialized elements (one burst with a version-2 allocator), or
    //!   erases the last ones (one burst), to make n.
@@ -336,17 +405,23 @@ public:
    void splice(const_iterator pos, list &other) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
+      check_position(pos, "ba::list::splice: the position is a singular iterator");
       if (other.empty()) return;
       algo::transfer(pos.node_, other.head()->next, other.head());
       m_.size += other.m_.size;
       other.m_.size = 0;
    }
    void splice(const_iterator pos, list &&other) noexcept { splice(pos, other); }
-   //! Requires: as splice(pos, other); it is an element of other.
+   //! Requires: as splice(pos, other); it is an element of other (checked builds report
+   //!   other.end() and a singular iterator to the diagnostic handler).
    //! Effects: moves the element at it before pos. Throws: nothing. Complexity: constant.
    void splice(const_iterator pos, list &other, const_iterator it) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
+      check_position(pos, "ba::list::splice: the position is a singular iterator");
+      BOOST_ALLOCPLUS_PRECONDITION(it.node_ != other.head() && it.node_ != nullptr,
+                                   "ba::list::splice: the iterator is not an element of other (end() or singular)",
+                                   this);
       if (pos.node_ == it.node_ || pos.node_ == it.node_->next) return;
       algo::transfer(pos.node_, it.node_);
       if (&other != this) {
@@ -355,12 +430,18 @@ public:
       }
    }
    void splice(const_iterator pos, list &&other, const_iterator it) noexcept { splice(pos, other, it); }
-   //! Requires: as splice(pos, other); [first, last) a range of other, pos not in it.
+   //! Requires: as splice(pos, other); [first, last) a range of other, pos not in it (checked
+   //!   builds report a non-empty range that starts at other.end(), and singular iterators).
    //! Effects: moves [first, last) before pos. Throws: nothing.
    //! Complexity: constant when &other == this, else linear in the length of the range.
    void splice(const_iterator pos, list &other, const_iterator first, const_iterator last) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
+      check_position(pos, "ba::list::splice: the position is a singular iterator");
+      BOOST_ALLOCPLUS_PRECONDITION(first.node_ != nullptr && last.node_ != nullptr
+                                      && (first == last || first.node_ != other.head()),
+                                   "ba::list::splice: the range is not in other (it starts at end(), or is singular)",
+                                   this);
       if (first == last) return;
       if (&other != this) {
          const size_type n = static_cast<size_type>(std::distance(first, last));
@@ -482,6 +563,11 @@ private:
       links header;
       size_type size;
 
+      //! The allocator value-initialized in place, as std::list's default constructor does.
+      members() noexcept(std::is_nothrow_default_constructible<node_allocator>::value) : node_allocator()
+      {
+         reset();
+      }
       explicit members(const node_allocator &a) noexcept : node_allocator(a) { reset(); }
       explicit members(node_allocator &&a) noexcept : node_allocator(std::move(a)) { reset(); }
       void reset() noexcept
@@ -513,6 +599,15 @@ private:
    const node_allocator &nal() const noexcept { return m_; }
    links *head() const noexcept { return const_cast<links *>(&m_.header); }
    static T *value_of(links *l) noexcept { return node_type::from(l)->value(); }
+
+   //! Checked builds: reports `what` when pos is singular (a default-constructed iterator).
+   //! Whether pos belongs to this list is not checked: that would take a walk.
+   void check_position(const_iterator pos, const char *what) const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != nullptr, what, this);
+      (void)pos;
+      (void)what;
+   }
 
    void check_same_allocator(const list &other, const char *what) const noexcept
    {
@@ -651,6 +746,7 @@ private:
    template <class Make>
    iterator insert_made(const_iterator pos, size_type n, Make make)
    {
+      check_position(pos, "ba::list::insert: the position is a singular iterator");
       if (n > max_size() - m_.size) detail::throw_length_error("ba::list: size would exceed max_size()");
       if (n == 0) return iterator(pos.node_);
       links circle;
@@ -672,6 +768,7 @@ private:
    template <class It>
    iterator insert_input(const_iterator pos, It first, It last)
    {
+      check_position(pos, "ba::list::insert: the position is a singular iterator");
       links circle;
       algo::init_header(&circle);
       size_type n = 0;

@@ -14,6 +14,7 @@
 #include <boost/allocplus/is_trivially_relocatable.hpp>
 #include <boost/allocplus/detail/iterator_category.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>         // checked builds: the preconditions
 #include <boost/allocplus/detail/vector_annotation.hpp>   // ASan: spare capacity unaddressable
 #include <boost/allocplus/detail/uninitialized_relocate.hpp>
 #include <boost/allocplus/detail/vector_insert_proxy.hpp>    // what one growth path inserts
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -73,12 +75,28 @@ inline vector_alloc_stats &thread_vector_alloc_stats() noexcept
 //!
 //! T may be incomplete where the vector is only declared (a member of T itself). There is no
 //! vector<bool> specialization. Iterators are pointers.
+//!
+//! Checked builds (BOOST_ALLOCPLUS_CHECKED, on unless NDEBUG is defined) check the preconditions
+//! that cost a comparison, as libstdc++ does under _GLIBCXX_ASSERTIONS, and report a violation to
+//! the core's diagnostic handler: operator[] out of range, front, back and pop_back on an empty
+//! vector, and insert, emplace and erase positions outside the vector (an iterator of another
+//! vector included). Unchecked builds compile none of it.
+//!
+//! With BOOST_ALLOCPLUS_VECTOR_ALWAYS_REALLOCATE defined (in every translation unit alike), every
+//! growth moves the elements to a new buffer and frees the old one, as std::vector does, so that
+//! AddressSanitizer reports an iterator, pointer or reference kept across a growth when it is used.
 template <class T, class A = allocator<T>>
 class vector {
+   // First, so that these are the errors a user reads (the allocator's own may follow).
+   static_assert(!std::is_const<T>::value && !std::is_volatile<T>::value,
+                 "ba::vector<T, A>: T must not be const or volatile (as for std::vector): use ba::vector<T> "
+                 "and a const vector, or a const pointer to its elements");
    using alloc_traits = allocator_traits<A>;
    static_assert(std::is_same<typename alloc_traits::value_type, T>::value,
-                 "ba::vector<T, A>: A::value_type must be T");
-   static_assert(std::is_same<typename alloc_traits::pointer, T *>::value,
+                 "ba::vector<T, A>: A::value_type must be T (use an allocator of T, e.g. ba::allocator<T>, or "
+                 "rebind yours to T)");
+   static_assert(!std::is_same<typename alloc_traits::value_type, T>::value  // else said above
+                    || std::is_same<typename alloc_traits::pointer, T *>::value,
                  "ba::vector<T, A>: A::pointer must be T* (fancy pointers are not supported)");
 
 public:
@@ -97,7 +115,9 @@ public:
 
    // --- construction, copy, destruction ----------------------------------------------------
 
-   vector() noexcept(noexcept(A())) : m_(A()) {}
+   //! Effects: an empty vector with a value-initialized allocator, built in place (no copy or
+   //!   move of an allocator). Throws: what A's default constructor throws.
+   vector() noexcept(std::is_nothrow_default_constructible<A>::value) : m_() {}
    explicit vector(const A &a) noexcept : m_(a) {}
    //! Effects: n value-initialized elements. Throws: std::length_error beyond max_size().
    explicit vector(size_type n, const A &a = A()) : m_(a)
@@ -228,12 +248,40 @@ public:
       if (n >= m_.size) detail::throw_out_of_range("ba::vector::at: index out of range");
       return m_.start[n];
    }
-   reference operator[](size_type n) noexcept { return m_.start[n]; }
-   const_reference operator[](size_type n) const noexcept { return m_.start[n]; }
-   reference front() noexcept { return *m_.start; }
-   const_reference front() const noexcept { return *m_.start; }
-   reference back() noexcept { return m_.start[m_.size - 1]; }
-   const_reference back() const noexcept { return m_.start[m_.size - 1]; }
+   //! Requires: n < size() (checked builds report a violation to the diagnostic handler).
+   //! Returns: the element at n. Complexity: constant.
+   reference operator[](size_type n) noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(n < m_.size, "ba::vector::operator[]: index out of range", this);
+      return m_.start[n];
+   }
+   const_reference operator[](size_type n) const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(n < m_.size, "ba::vector::operator[]: index out of range", this);
+      return m_.start[n];
+   }
+   //! Requires: !empty() (checked builds report a violation). Returns: the first element.
+   reference front() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::vector::front: the vector is empty", this);
+      return *m_.start;
+   }
+   const_reference front() const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::vector::front: the vector is empty", this);
+      return *m_.start;
+   }
+   //! Requires: !empty() (checked builds report a violation). Returns: the last element.
+   reference back() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::vector::back: the vector is empty", this);
+      return m_.start[m_.size - 1];
+   }
+   const_reference back() const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::vector::back: the vector is empty", this);
+      return m_.start[m_.size - 1];
+   }
    T *data() noexcept { return m_.start; }
    const T *data() const noexcept { return m_.start; }
 
@@ -335,16 +383,27 @@ public:
    //! Effects: destroys every element; the capacity stays. Throws: nothing.
    void clear() noexcept { shrink_size(0); }
 
+   //! Requires (every insert and emplace): pos in [begin(), end()] (checked builds report a
+   //!   violation, an iterator of another vector included, to the diagnostic handler).
    //! Effects: inserts a copy of value before pos (value may be an element).
    //! Returns: an iterator to the new element.
    //! Throws: std::length_error beyond max_size(); what the allocator or T throws. Strong
    //!   guarantee at the end, or when T's move cannot throw; basic otherwise (as std).
-   iterator insert(const_iterator pos, const T &value) { return emplace(pos, value); }
-   iterator insert(const_iterator pos, T &&value) { return emplace(pos, std::move(value)); }
+   iterator insert(const_iterator pos, const T &value)
+   {
+      check_position(pos, "ba::vector::insert: the position is not in the vector");
+      return emplace(pos, value);
+   }
+   iterator insert(const_iterator pos, T &&value)
+   {
+      check_position(pos, "ba::vector::insert: the position is not in the vector");
+      return emplace(pos, std::move(value));
+   }
    //! Effects: inserts n copies of value before pos (value may be an element).
    iterator insert(const_iterator pos, size_type n, const T &value)
    {
       require_move_assignable();
+      check_position(pos, "ba::vector::insert: the position is not in the vector");
       detail::copy_value_proxy<A, T> p{std::addressof(value)};
       return insert_n(index_of(pos), n, p);
    }
@@ -354,6 +413,7 @@ public:
    iterator insert(const_iterator pos, InputIt first, InputIt last)
    {
       require_move_assignable();
+      check_position(pos, "ba::vector::insert: the position is not in the vector");
       const size_type at = index_of(pos);
       if constexpr (detail::is_forward_iterator<InputIt>()) {
          detail::range_proxy<A, T, InputIt> p{first};
@@ -374,16 +434,27 @@ public:
    iterator emplace(const_iterator pos, Args &&...args)
    {
       require_move_assignable();
+      check_position(pos, "ba::vector::emplace: the position is not in the vector");
       detail::emplace_proxy<A, T, Args...> p{std::forward_as_tuple(std::forward<Args>(args)...)};
       return insert_n(index_of(pos), 1, p);
    }
 
+   //! Requires: pos in [begin(), end()) (checked builds report a violation, end() and an
+   //!   iterator of another vector included, to the diagnostic handler).
    //! Effects: removes the element at pos. Returns: the iterator after it.
    //! Throws: what T's move assignment throws.
-   iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+   iterator erase(const_iterator pos)
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(offset_of(pos) < m_.size * sizeof(T),
+                                   "ba::vector::erase: the position is not an element of the vector", this);
+      return erase(pos, pos + 1);
+   }
+   //! Requires: begin() <= first <= last <= end() (checked builds report a violation).
    //! Effects: removes [first, last). Returns: the iterator after them.
    iterator erase(const_iterator first, const_iterator last)
    {
+      BOOST_ALLOCPLUS_PRECONDITION(offset_of(first) <= offset_of(last) && offset_of(last) <= m_.size * sizeof(T),
+                                   "ba::vector::erase: the range is not in the vector", this);
       T *const f = m_.start + (first - m_.start);
       if (first != last) {
          T *const new_end = std::move(m_.start + (last - m_.start), m_.start + m_.size, f);
@@ -419,8 +490,13 @@ public:
       return *emplace_back_grow(std::forward<Args>(args)...);
    }
 
+   //! Requires: !empty() (checked builds report a violation to the diagnostic handler).
    //! Effects: destroys the last element. Throws: nothing.
-   void pop_back() noexcept { shrink_size(m_.size - 1); }
+   void pop_back() noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::vector::pop_back: the vector is empty", this);
+      shrink_size(m_.size - 1);
+   }
 
    //! Effects: value-initialized elements appended, or the last ones destroyed, to make n.
    void resize(size_type n)
@@ -491,6 +567,8 @@ private:
       size_type size = 0;
       size_type cap = 0;
 
+      //! The allocator value-initialized in place, as std::vector's default constructor does.
+      members() noexcept(std::is_nothrow_default_constructible<A>::value) : A() {}
       explicit members(const A &a) noexcept : A(a) {}
       explicit members(A &&a) noexcept : A(std::move(a)) {}
    };
@@ -512,6 +590,18 @@ private:
    //! cannot throw (so the strong guarantee survives).
    static constexpr bool may_expand_bwd() noexcept { return detail::relocates_nothrow<T>(); }
 
+   //! Whether growth may expand the buffer in place at all: not with
+   //! BOOST_ALLOCPLUS_VECTOR_ALWAYS_REALLOCATE, under which every growth takes a new buffer (and
+   //! frees the old one, so AddressSanitizer sees what was kept of it), as std::vector's does.
+   static constexpr bool grows_in_place() noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_VECTOR_ALWAYS_REALLOCATE)
+      return false;
+#else
+      return true;
+#endif
+   }
+
    void annotate(size_type old_mid, size_type new_mid) const noexcept
    {
       detail::annotate_contiguous(m_.start, m_.cap, old_mid, new_mid);
@@ -520,6 +610,21 @@ private:
    void annotate_from_scratch() const noexcept { detail::annotate_from_scratch(m_.start, m_.cap, m_.size); }
 
    size_type index_of(const_iterator pos) const noexcept { return static_cast<size_type>(pos - m_.start); }
+
+   //! Returns: the distance in bytes from begin() to p, as addresses (any pointer, an iterator of
+   //!   another vector or a null one too, gives a value: below begin() a huge one), for the checks.
+   std::uintptr_t offset_of(const T *p) const noexcept
+   {
+      return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(m_.start);
+   }
+
+   //! Checked builds: reports `what` unless pos is in [begin(), end()].
+   void check_position(const_iterator pos, const char *what) const noexcept
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(offset_of(pos) <= m_.size * sizeof(T), what, this);
+      (void)pos;
+      (void)what;
+   }
 
    //! The capacity growth aims for when `limit` elements must fit (or the limit, when more), at
    //! most max_size(): geometric, so push_back is amortized constant. With a version-2
@@ -775,7 +880,8 @@ private:
       T *reuse = old;
       size_type received = preferred;
       allocation_type command = allocate_new;
-      if (alloc_traits::is_version_2) command |= expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
+      if (alloc_traits::is_version_2 && grows_in_place())
+         command |= expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
       T *const r = alloc_traits::allocation_command(al(), command, limit, received, reuse);
       if (reuse) {
          if (r == old) {

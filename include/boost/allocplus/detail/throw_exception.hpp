@@ -30,6 +30,26 @@ namespace boost { namespace allocplus { namespace detail {
 #endif
 }
 
+//! What ba::heap throws for a buffer too small to hold a heap: a std::bad_alloc (what a heap
+//! that cannot be made throws) whose what() says why and states the minimum.
+class buffer_too_small : public std::bad_alloc {
+public:
+   const char *what() const noexcept override
+   {
+      return "ba::heap: a heap over a buffer needs at least 4096 bytes (ba::heap::min_buffer_size) from the "
+             "buffer's first address aligned to BA_MALLOC_ALIGNMENT";
+   }
+};
+
+[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_buffer_too_small()
+{
+#if defined(BOOST_NO_EXCEPTIONS)
+   std::abort();
+#else
+   throw buffer_too_small();
+#endif
+}
+
 [[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_bad_array_new_length()
 {
 #if defined(BOOST_NO_EXCEPTIONS)

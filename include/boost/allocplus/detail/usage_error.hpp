@@ -40,4 +40,16 @@ namespace boost { namespace allocplus { namespace detail {
 
 }}} // namespace boost::allocplus::detail
 
+//! BOOST_ALLOCPLUS_PRECONDITION(condition, what, address): in checked builds, reports `what` (a
+//! sentence naming the container and the call, "ba::vector::operator[]: index out of range") about
+//! the object at `address` to the diagnostic handler unless `condition` holds; in unchecked builds
+//! nothing: neither the condition nor the arguments are evaluated, so the call compiles to the
+//! code it would be without the check. Only constant-time conditions belong here.
+#if BOOST_ALLOCPLUS_CHECKED
+#  define BOOST_ALLOCPLUS_PRECONDITION(condition, what, address)                                   \
+      (BOOST_LIKELY(condition) ? (void)0 : ::boost::allocplus::detail::report_usage_error(what, address))
+#else
+#  define BOOST_ALLOCPLUS_PRECONDITION(condition, what, address) ((void)0)
+#endif
+
 #endif // BOOST_ALLOCPLUS_DETAIL_USAGE_ERROR_HPP
