@@ -639,12 +639,15 @@ def plot(tables, results, out_dir, stem):
             ax.set_xscale("log")
         ax.set_xlabel("ns per operation (median)")
         ax.set_title(table)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "%s-%s.png" % (stem, table))
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(path)
+        paths.append(save_figure(plt, fig, os.path.join(out_dir, "%s-%s.png" % (stem, table))))
     return paths
+
+
+def save_figure(plt, fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 RANGE_ROW = re.compile(r"^(\d+)x(\d+)$")   # <iterations>x<elements>: one line per allocator
@@ -681,11 +684,7 @@ def plot_ranges(results, out_dir, stem):
         ax.set_ylabel("ns per operation (median)")
         ax.set_title(table_title(table))
         ax.legend(fontsize="small")
-        fig.tight_layout()
-        path = os.path.join(out_dir, "%s-%s-by-size.png" % (stem, table))
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(path)
+        paths.append(save_figure(plt, fig, os.path.join(out_dir, "%s-%s-by-size.png" % (stem, table))))
     return paths
 
 

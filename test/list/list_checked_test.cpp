@@ -8,11 +8,12 @@
 // call; with equal allocators and at the valid edges nothing is reported.
 
 #define BOOST_TEST_MODULE allocplus list checked
-#include "one_heap/child_process.hpp"
 #include "support/stateful_allocator.hpp"
 
 #include <boost/allocplus/list.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include "support/usage_reports.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,37 +25,11 @@
 #endif
 
 namespace ba = boost::allocplus;
+using allocplus_test::exiting_handler;
+using allocplus_test::expect_report;
+using allocplus_test::use;
 using A = allocplus_test::non_propagating_allocator<int, 2>;
 using L = ba::list<int, A>;
-
-namespace {
-void exiting_handler(const char *message, const void *address, const ba_heap *heap)
-{
-   std::fprintf(stderr, "handler: %s | %p | %p\n", message, address, static_cast<const void *>(heap));
-   std::fflush(stderr);
-   std::_Exit(7);
-}
-
-//! Runs body in a child: it must abort with `message` on stderr, reported about the list at l.
-template <class Body>
-void expect_report(Body body, const std::string &message, const void *l)
-{
-   const child_outcome out = run_in_child(body);
-   BOOST_TEST_INFO("expected \"" << message << "\"; child stderr: " << out.err);
-   BOOST_TEST(out.signal == SIGABRT);
-   BOOST_TEST(out.err.find("allocplus: " + message + " at ") != std::string::npos);
-   char address[32];
-   std::snprintf(address, sizeof address, " at %p", l);
-   BOOST_TEST(out.err.find(address) != std::string::npos);
-}
-
-//! Keeps a value the optimizer cannot drop.
-void use(int x)
-{
-   const volatile int sink = x;
-   (void)sink;
-}
-} // namespace
 
 BOOST_AUTO_TEST_CASE(splice_between_unequal_allocators_stops_with_a_message)
 {

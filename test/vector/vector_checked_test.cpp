@@ -8,10 +8,10 @@
 // an empty range at end()) are not reported.
 
 #define BOOST_TEST_MODULE allocplus vector checked
-#include "one_heap/child_process.hpp"
-
 #include <boost/allocplus/vector.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include "support/usage_reports.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,29 +22,12 @@
 #endif
 
 namespace ba = boost::allocplus;
+using allocplus_test::exiting_handler;
+using allocplus_test::expect_report;
+using allocplus_test::use;
 using V = ba::vector<int>;
 
 namespace {
-
-void exiting_handler(const char *message, const void *address, const ba_heap *heap)
-{
-   std::fprintf(stderr, "handler: %s | %p | %p\n", message, address, static_cast<const void *>(heap));
-   std::fflush(stderr);
-   std::_Exit(7);
-}
-
-//! Runs body in a child: it must abort with `message` on stderr, reported about the vector at v.
-template <class Body>
-void expect_report(Body body, const std::string &message, const void *v)
-{
-   const child_outcome out = run_in_child(body);
-   BOOST_TEST_INFO("expected \"" << message << "\"; child stderr: " << out.err);
-   BOOST_TEST(out.signal == SIGABRT);
-   BOOST_TEST(out.err.find("allocplus: " + message + " at ") != std::string::npos);
-   char address[32];
-   std::snprintf(address, sizeof address, " at %p", v);
-   BOOST_TEST(out.err.find(address) != std::string::npos);
-}
 
 //! p, which the optimizer cannot see through: a bad position must reach the check, not draw a
 //! compile-time warning about the code after it.
@@ -53,14 +36,6 @@ T *hide(T *p)
 {
    T *volatile hidden = p;
    return hidden;
-}
-
-//! Keeps a value the optimizer cannot drop.
-template <class T>
-void use(const T &x)
-{
-   const volatile T sink = x;
-   (void)sink;
 }
 
 } // namespace

@@ -1,0 +1,53 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef ALLOCPLUS_TEST_SUPPORT_USAGE_REPORTS_HPP
+#define ALLOCPLUS_TEST_SUPPORT_USAGE_REPORTS_HPP
+
+// Death tests of the checked build's misuse reports, shared by the containers' checked tests:
+// a misuse runs in a child process, which must stop through the diagnostic handler. Include after
+// <boost/test/unit_test.hpp> (it uses BOOST_TEST).
+
+#include "one_heap/child_process.hpp"
+
+#include <boost/allocplus/core/dlmalloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace allocplus_test {
+
+//! A diagnostic handler that prints what it was given and exits 7, so a test can tell a
+//! replaced handler from the default one (which aborts).
+inline void exiting_handler(const char *message, const void *address, const ba_heap *heap)
+{
+   std::fprintf(stderr, "handler: %s | %p | %p\n", message, address, static_cast<const void *>(heap));
+   std::fflush(stderr);
+   std::_Exit(7);
+}
+
+//! Runs body in a child: it must abort with `message` on stderr (the default handler's
+//! "allocplus: <message> at <address>"), reported about the object at `object`.
+template <class Body>
+void expect_report(Body body, const std::string &message, const void *object)
+{
+   const child_outcome out = run_in_child(body);
+   BOOST_TEST_INFO("expected \"" << message << "\"; child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("allocplus: " + message + " at ") != std::string::npos);
+   char address[32];
+   std::snprintf(address, sizeof address, " at %p", object);
+   BOOST_TEST(out.err.find(address) != std::string::npos);
+}
+
+//! Keeps a value the optimizer cannot drop.
+template <class T>
+void use(const T &x)
+{
+   const volatile T sink = x;
+   (void)sink;
+}
+
+} // namespace allocplus_test
+
+#endif
