@@ -58,8 +58,10 @@ PEERS = [
     ("tcmalloc", "libtcmalloc-minimal4", ["libtcmalloc_minimal.so.4", "libtcmalloc_minimal.so"]),
     ("mimalloc", "libmimalloc2.0", ["libmimalloc.so.2", "libmimalloc.so.2.0", "libmimalloc.so"]),
 ]
-# Baselines re-run under each peer, and the name the preloaded run gets.
+# Baselines re-run under each peer, and the name the preloaded run gets. In the tables of aged
+# heaps (names ending in _aged) every std_ container is re-run too, as std_vector+jemalloc, ...
 PRELOAD_NAMES = {"glibc_malloc": "{peer}", "std_allocator": "std_allocator+{peer}"}
+AGED_SUFFIX = "_aged"
 OURS_PREFIX = "ba_"
 # Google Benchmark appends these to the names of benchmarks timed in real or manual time.
 NAME_SUFFIXES = ("/real_time", "/manual_time")
@@ -147,9 +149,12 @@ def plan_runs(build_dir, peers, name_filter):
             name = canonical(listed)
             table, row, alloc = split_name(name)
             variants = [(alloc, None)]
-            if alloc in PRELOAD_NAMES:
+            preloaded = PRELOAD_NAMES.get(alloc)
+            if preloaded is None and table.endswith(AGED_SUFFIX) and alloc.startswith("std_"):
+                preloaded = alloc + "+{peer}"   # every malloc aged the same way, not glibc's alone
+            if preloaded:
                 for peer, package, _files in PEERS:
-                    shown = PRELOAD_NAMES[alloc].format(peer=peer)
+                    shown = preloaded.format(peer=peer)
                     variants.append((shown, peers[peer] or ("missing", package)))
             for shown, preload in variants:
                 display = "%s/%s/%s" % (table, row, shown) if row else shown

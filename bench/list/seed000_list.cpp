@@ -13,6 +13,10 @@
 //   seed000_list_erase/<iterations>x<elements>/<list>
 //      the same list (built untimed), the iterators of the `iterations` ranges found beforehand
 //      (untimed), then each range erased (l.erase(first, last)). Operation: one element erased.
+//   seed000_list_insert_aged, seed000_list_erase_aged
+//      the same on an aged heap: before the timed loop, the benchmark builds and frees node
+//      containers of mixed sizes over the list's own allocator, keeping a sixteenth of them alive
+//      (bench/aged_heap.hpp). The counters are counted on that heap too.
 //
 // Lists: `std_list` (std::list + std::allocator), `ba_list_v1` (ba::list + ba::allocator<T, 1>:
 // one allocator call per node), `ba_list_v2` (ba::list + ba::allocator<T, 2>: one burst per
@@ -27,6 +31,7 @@
 #include <boost/container/allocator.hpp>
 #include <boost/container/list.hpp>
 
+#include "aged_heap.hpp"
 #include "benchmark_kit.hpp"
 #include "seed000_my_int.hpp"
 #include "support/counting_allocator.hpp"
@@ -43,6 +48,7 @@ namespace ba = boost::allocplus;
 namespace bc = boost::container;
 
 using allocplus_bench::my_int;   // the seed's MyInt, shared with the vector tables
+using ba_bench::heap_age;
 
 constexpr std::size_t scale_down = 10;
 
@@ -150,9 +156,10 @@ void count_calls(benchmark::State &state, const row &r)
 enum class phase { insert, erase };
 
 template <class Config>
-void list_benchmark(benchmark::State &state, row r, phase timed)
+void list_benchmark(benchmark::State &state, row r, phase timed, heap_age age)
 {
    using List = typename Config::template list<my_int>;
+   const ba_bench::heap_of_age<Config::template alloc> heap(age);
    const std::size_t ranges = r.ranges_per_batch();
    double seconds = 0;
    for (auto _ : state) {
@@ -178,12 +185,13 @@ void list_benchmark(benchmark::State &state, row r, phase timed)
 }
 
 template <class Config>
-void add(const row &r, const char *list)
+void add(const row &r, const char *list, heap_age age = heap_age::fresh)
 {
-   ba_bench::register_benchmark("seed000_list_insert/" + r.name() + "/" + list,
-                                [r](benchmark::State &s) { list_benchmark<Config>(s, r, phase::insert); });
-   ba_bench::register_benchmark("seed000_list_erase/" + r.name() + "/" + list,
-                                [r](benchmark::State &s) { list_benchmark<Config>(s, r, phase::erase); });
+   const std::string aged = age == heap_age::aged ? "_aged/" : "/";
+   ba_bench::register_benchmark("seed000_list_insert" + aged + r.name() + "/" + list,
+                                [r, age](benchmark::State &s) { list_benchmark<Config>(s, r, phase::insert, age); });
+   ba_bench::register_benchmark("seed000_list_erase" + aged + r.name() + "/" + list,
+                                [r, age](benchmark::State &s) { list_benchmark<Config>(s, r, phase::erase, age); });
 }
 
 } // namespace
@@ -195,6 +203,11 @@ int main(int argc, char **argv)
       add<boost_list_v2>(r, "boost_list_v2");
       add<ba_list_v1>(r, "ba_list_v1");
       add<ba_list_v2>(r, "ba_list_v2");
+   }
+   for (const row &r : rows) {
+      add<std_list>(r, "std_list", heap_age::aged);
+      add<boost_list_v2>(r, "boost_list_v2", heap_age::aged);
+      add<ba_list_v2>(r, "ba_list_v2", heap_age::aged);
    }
    return ba_bench::run_benchmarks(argc, argv);
 }

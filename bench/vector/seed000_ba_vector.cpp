@@ -24,6 +24,11 @@
 //      move constructor (noexcept: backward expansion is allowed).
 //   seed000_ba_vector_huge/1GiB/<vector>
 //      one vector<int> grown by push_back to 2^28 elements (1 GiB). Operation: one push_back.
+//   seed000_ba_vector_push_back_aged, seed000_ba_vector_shrink_to_fit_aged
+//      the push_back and shrink_to_fit rows (push_back also at 20 elements) on an aged heap: before
+//      the timed loop, the benchmark builds and frees node containers of mixed sizes over the
+//      vector's own allocator, keeping a sixteenth of them alive (bench/aged_heap.hpp). The
+//      counters are counted on that heap too.
 //
 // Vectors: `std_vector` (std::vector + std::allocator), `boost_vector_v2`
 // (boost::container::vector + boost::container::allocator<T, 2>, `boost_vector_v2_bwd` with
@@ -45,6 +50,7 @@
 #include <boost/container/allocator.hpp>
 #include <boost/container/vector.hpp>
 
+#include "aged_heap.hpp"
 #include "benchmark_kit.hpp"
 #include "seed000_my_int.hpp"
 #include "support/counting_allocator.hpp"
@@ -61,6 +67,7 @@ namespace ba = boost::allocplus;
 namespace bc = boost::container;
 
 using allocplus_bench::my_int;
+using ba_bench::heap_age;
 
 constexpr std::size_t scale_down = 100;
 constexpr std::size_t shrink_step = 5;
@@ -80,6 +87,8 @@ struct row {
 
 const row push_back_rows[] = {{10000, 10000}, {100000, 1000}, {1000000, 100}, {10000000, 10}};
 const row shrink_rows[] = {{100, 10000}, {1000, 200}, {10000, 500}};
+const row aged_push_back_rows[] = {{100000, 1000}, {1000000, 100}, {5000000, 20}, {10000000, 10}};
+
 
 // --- the vectors compared: a vector template and an allocator template each ---------------------
 
@@ -208,9 +217,10 @@ tally count_shrink(const row &r)
 // --- the benchmarks -----------------------------------------------------------------------------
 
 template <class Config, class T>
-void push_back_benchmark(benchmark::State &state, row r)
+void push_back_benchmark(benchmark::State &state, row r, heap_age age)
 {
    using Vector = typename Config::template vec<T>;
+   const ba_bench::heap_of_age<Config::template alloc> heap(age);
    const std::size_t vectors = r.vectors_per_batch();
    for (auto _ : state) {
       for (std::size_t i = 0; i != vectors; ++i) {
@@ -226,9 +236,10 @@ void push_back_benchmark(benchmark::State &state, row r)
 }
 
 template <class Config>
-void shrink_to_fit_benchmark(benchmark::State &state, row r)
+void shrink_to_fit_benchmark(benchmark::State &state, row r, heap_age age)
 {
    using Vector = typename Config::template vec<my_int>;
+   const ba_bench::heap_of_age<Config::template alloc> heap(age);
    const std::size_t vectors = r.vectors_per_batch();
    for (auto _ : state) {
       for (std::size_t i = 0; i != vectors; ++i) {
@@ -278,17 +289,18 @@ void huge_benchmark(benchmark::State &state)
 }
 
 template <class Config, class T = my_int>
-void add_push_back(const char *table, const row &r, const char *vector)
+void add_push_back(const char *table, const row &r, const char *vector, heap_age age = heap_age::fresh)
 {
    ba_bench::register_benchmark(std::string(table) + "/" + r.name() + "/" + vector,
-                                [r](benchmark::State &s) { push_back_benchmark<Config, T>(s, r); });
+                                [r, age](benchmark::State &s) { push_back_benchmark<Config, T>(s, r, age); });
 }
 
 template <class Config>
-void add_shrink(const row &r, const char *vector)
+void add_shrink(const row &r, const char *vector, heap_age age = heap_age::fresh)
 {
-   ba_bench::register_benchmark("seed000_ba_vector_shrink_to_fit/" + r.name() + "/" + vector,
-                                [r](benchmark::State &s) { shrink_to_fit_benchmark<Config>(s, r); });
+   const char *table = age == heap_age::aged ? "seed000_ba_vector_shrink_to_fit_aged/" : "seed000_ba_vector_shrink_to_fit/";
+   ba_bench::register_benchmark(table + r.name() + "/" + vector,
+                                [r, age](benchmark::State &s) { shrink_to_fit_benchmark<Config>(s, r, age); });
 }
 
 template <class Config>
@@ -329,6 +341,17 @@ int main(int argc, char **argv)
       add_push_back<boost_vector_v2, std::string>(t, r, "boost_vector_v2");
       add_push_back<ba_vector_v1, std::string>(t, r, "ba_vector_v1");
       add_push_back<ba_vector_v2, std::string>(t, r, "ba_vector_v2");
+   }
+   for (const row &r : aged_push_back_rows) {
+      const char *t = "seed000_ba_vector_push_back_aged";
+      add_push_back<std_vector>(t, r, "std_vector", heap_age::aged);
+      add_push_back<boost_vector_v2>(t, r, "boost_vector_v2", heap_age::aged);
+      add_push_back<ba_vector_v2>(t, r, "ba_vector_v2", heap_age::aged);
+   }
+   for (const row &r : shrink_rows) {
+      add_shrink<std_vector>(r, "std_vector", heap_age::aged);
+      add_shrink<boost_vector_v2>(r, "boost_vector_v2", heap_age::aged);
+      add_shrink<ba_vector_v2>(r, "ba_vector_v2", heap_age::aged);
    }
    add_huge<std_vector>("std_vector");
    add_huge<boost_vector_v2>("boost_vector_v2");
