@@ -1,12 +1,12 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
-#ifndef ALLOCPLUS_BENCH_AGED_HEAP_HPP
-#define ALLOCPLUS_BENCH_AGED_HEAP_HPP
+#ifndef BOOST_ALLOCPLUS_BENCH_AGED_HEAP_HPP
+#define BOOST_ALLOCPLUS_BENCH_AGED_HEAP_HPP
 
 // A heap as a program leaves it after a while: a fresh heap lets a container grow into untouched
 // memory, an old one places it between blocks that are still alive. The aged tables build and
 // free, over the allocator they measure (so over its own heap), node containers of mixed sizes
-// before the timed loop, and keep a sixteenth of what they allocated alive until it ends.
+// before the timed loop, and keep a sixteenth of what they allocated alive until the process ends.
 
 #include "benchmark_kit.hpp"
 
@@ -24,8 +24,8 @@ namespace ba_bench {
 //! Ages the heap behind the allocator template Alloc on construction: builds, interleaved, a
 //! std::map<int, int> and a std::unordered_map<int, int> of `entries` entries each and a
 //! std::list of `entries` strings of 16..200 characters (the characters from Alloc too), frees
-//! fifteen sixteenths of them in an order other than the one they were built in, and keeps the
-//! rest until it is destroyed. Deterministic: every allocator sees the same sizes and orders.
+//! fifteen sixteenths of them (the maps' in key and hash order, not the order they were built
+//! in), and keeps the rest until it is destroyed. Deterministic: every allocator sees the same sizes and orders.
 template <template <class> class Alloc>
 class aged_heap {
 public:
@@ -59,7 +59,7 @@ public:
          if (i % 16 == 0) survivors_strings_.splice(survivors_strings_.end(), strings, it++);
          else ++it;
       }
-      // The rest dies here: the map first, the strings last, each in its own order.
+      // The rest dies here: the strings first, the map last.
    }
 
 private:
@@ -76,17 +76,18 @@ private:
 //! Whether a benchmark runs on a fresh heap or on one aged as a program's.
 enum class heap_age { fresh, aged };
 
-//! An aged heap behind Alloc for the life of the object, when `age` asks for one.
+//! Ages the heap behind Alloc when `age` asks for it: once per process (the first benchmark call;
+//! Google Benchmark calls a benchmark several times), whose survivors live until the process ends.
 template <template <class> class Alloc>
 class heap_of_age {
 public:
    explicit heap_of_age(heap_age age)
    {
-      if (age == heap_age::aged) aged_.reset(new aged_heap<Alloc>());
+      if (age == heap_age::aged) {
+         static const aged_heap<Alloc> once;
+         (void)once;
+      }
    }
-
-private:
-   std::unique_ptr<aged_heap<Alloc>> aged_;
 };
 
 } // namespace ba_bench

@@ -123,8 +123,9 @@ def split_name(name):
 def canonical(listed):
     for suffix in NAME_SUFFIXES:
         if listed.endswith(suffix):
-            return listed[: -len(suffix)]
-    return listed
+            listed = listed[: -len(suffix)]
+            break
+    return re.sub(r"/iterations:\d+$", "", listed)   # a benchmark that fixes its iterations
 
 
 def list_benchmarks(exe):
@@ -511,6 +512,8 @@ def plain_words(t, ratio, metric, status, band):
         asked = "no slower than %s" % peer
     else:
         asked = "within %.3gx of %s's time" % (limit, peer)
+    if ratio <= 0 or limit <= 0:
+        return "%s / %s time = %.3g (wanted at most %g)" % (ours, peer, ratio, limit)
     if abs(ratio - 1) < 0.005:
         got = "as fast"
     else:
@@ -963,12 +966,14 @@ def main():
     print()
     print("wrote %s and %s%s" % (os.path.relpath(json_path), os.path.relpath(md_path),
                                  "" if pngs is None else " and %d plots" % (len(pngs) + len(range_pngs))))
-    report = args.report or (os.path.join(HERE, "..", "doc", "benchmarks.md") if not args.filter else None)
+    failed = [n for n, r in results.items() if r["status"] != "ok"]
+    # The page for users comes only from a complete run of the whole suite, kept in bench/results.
+    whole_run = not args.filter and not failed and os.path.abspath(args.out) == os.path.join(HERE, "results")
+    report = args.report or (os.path.join(HERE, "..", "doc", "benchmarks.md") if whole_run else None)
     if report and not args.no_report:
         write_report(report, machine, command, doc["settings"], groups, results, missing, checked, md_path,
                      range_pngs)
         print("wrote %s" % os.path.relpath(report))
-    failed = [n for n, r in results.items() if r["status"] != "ok"]
     if failed:
         print("FAILED: %s" % ", ".join(failed), file=sys.stderr)
         return 1

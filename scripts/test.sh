@@ -2,7 +2,7 @@
 # Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 #
-# scripts/test.sh: builds and runs every test of allocplus, in up to three phases:
+# scripts/test.sh: builds and runs every test of allocplus, in up to five phases:
 #   release  build/test-release  RelWithDebInfo with assertions on (no NDEBUG); the whole suite
 #   asan     build/test-asan     ASan + UBSan (ALLOCPLUS_SANITIZE=address); the whole suite
 #   tsan     build/test-tsan     TSan (ALLOCPLUS_SANITIZE=thread); the tests labelled `thread`
