@@ -55,3 +55,9 @@ if(ALLOCPLUS_VALGRIND AND ALLOCPLUS_SANITIZE STREQUAL "")
     COMMAND ${ALLOCPLUS_VALGRIND} --leak-check=full --error-exitcode=42 $<TARGET_FILE:one_heap_leaky> clean)
   set_tests_properties(one_heap_valgrind_clean PROPERTIES LABELS "core;unit")
 endif()
+
+# The integrity checks of every build: in the release level and the checked level.
+allocplus_add_test(one_heap_integrity_test SOURCES one_heap/integrity_test.cpp LABELS core unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
+allocplus_add_test(one_heap_integrity_checked_test SOURCES one_heap/integrity_test.cpp LABELS core unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)

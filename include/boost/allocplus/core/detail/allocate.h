@@ -9,7 +9,8 @@
  * (the remainder becomes the victim); for a large request, the best tree fit if it beats the
  * victim; the designated victim; the top; then, for a request that is not to be mapped directly,
  * the quick lists flushed and the search again; then the system (sys_alloc: a huge block, more of
- * the top segment, or a new segment). A quick chunk is taken before an exact-fit bin: both are of
+ * the top segment, or a new segment); and when the system has nothing either, the quick lists
+ * flushed and the search again, whatever the size. A quick chunk is taken before an exact-fit bin: both are of
  * exactly the size asked.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
@@ -110,6 +111,7 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
 BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb, int allow_huge)
 {
    void *mem;
+   ba_detail_refuse_corrupted(h);
    if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
       unsigned idx = ba_detail_small_index(nb);
       uint64_t smallbits = h->smallmap >> idx;
@@ -154,11 +156,18 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb,
    }
    if (ba_detail_top_holds(h, nb)) return ba_detail_split_top(h, nb);
    /* Before the heap grows, what the quick lists hold may coalesce into a fit. */
-   if (h->quick_chunks != 0 && !(allow_huge && nb >= h->mmap_threshold)) {
+   if (ba_detail_quick_any(h) && !(allow_huge && nb >= h->mmap_threshold)) {
       ba_detail_quick_flush(h);
       return ba_detail_malloc_chunk(h, nb, allow_huge);
    }
-   return ba_detail_sys_alloc(h, nb, allow_huge);
+   mem = ba_detail_sys_alloc(h, nb, allow_huge);
+   /* Out of memory (or a huge block refused) while quick lists hold memory: it may coalesce into
+    * a fit, whatever the size. */
+   if (!mem && ba_detail_quick_any(h)) {
+      ba_detail_quick_flush(h);
+      return ba_detail_malloc_chunk(h, nb, allow_huge);
+   }
+   return mem;
 }
 
 /* Returns: the mem of an in-use chunk of at least nb bytes (nb a padded request size), or null.

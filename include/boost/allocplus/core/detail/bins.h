@@ -8,8 +8,9 @@
  *
  * Invariants: a chunk is in a bin iff it is free and neither the top nor the designated victim; a
  * bin's bit is set iff the bin is not empty; a tree node's children split its bin by the next bit
- * of their size. Unlinking checks the links of a chunk's ring neighbours (a forged link is
- * reported, not followed); a tree node's parent and child links are not checked.
+ * of their size. Unlinking checks the links it writes through (a ring's neighbours point back; a
+ * tree node's parent and children lie in the heap, and the parent points to the node) and the
+ * size of a chunk taken from a small bin: a forged link is reported as a corruption, not followed.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_BINS_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_BINS_H
@@ -54,6 +55,17 @@ BA_DETAIL_FN unsigned ba_detail_tree_leftshift(unsigned i)
 BA_DETAIL_FN ba_detail_tch *ba_detail_leftmost_child(const ba_detail_tch *t)
 { return t->child[0] ? t->child[0] : t->child[1]; }
 
+#define BA_DETAIL_BIN_CORRUPTED "corrupted free list (a write after free or an overrun?)"
+
+/* Whether a tree link read from a free chunk names a chunk inside the heap, aligned (dlmalloc's
+ * ok_address, and the alignment): an unlink writes through the parent and child links, so a forged
+ * one would be a write where the forger chose. */
+BA_DETAIL_FN int ba_detail_tree_link_ok(const ba_heap *h, const ba_detail_tch *t)
+{
+   return (const char *)t >= h->least_addr && (const char *)t < h->greatest_addr
+          && ((uintptr_t)t & BA_DETAIL_ALIGN_MASK) == 0;
+}
+
 BA_DETAIL_FN void ba_detail_insert_small(ba_heap *h, ba_detail_ch *p, size_t s)
 {
    unsigned i = ba_detail_small_index(s);
@@ -72,7 +84,7 @@ BA_DETAIL_FN void ba_detail_unlink_small(ba_heap *h, ba_detail_ch *p, size_t s)
    ba_detail_ch *f = p->fd, *b = p->bk;
    unsigned i = ba_detail_small_index(s);
    if (BA_DETAIL_UNLIKELY(f->bk != p || b->fd != p))
-      ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
+      ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, p);
    if (f == b) h->smallmap &= ~ba_detail_small_bit(i);
    else { f->bk = b; b->fd = f; }
 }
@@ -80,8 +92,8 @@ BA_DETAIL_FN void ba_detail_unlink_small(ba_heap *h, ba_detail_ch *p, size_t s)
 BA_DETAIL_FN void ba_detail_unlink_first_small(ba_heap *h, ba_detail_ch *b, ba_detail_ch *p, unsigned i)
 {
    ba_detail_ch *f = p->fd;
-   if (BA_DETAIL_UNLIKELY(f->bk != p))
-      ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", p);
+   if (BA_DETAIL_UNLIKELY(f->bk != p || p->head != (ba_detail_small_index2size(i) | BA_DETAIL_PINUSE)))
+      ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, p);
    if (b == f) h->smallmap &= ~ba_detail_small_bit(i);
    else { b->fd = f; f->bk = b; }
 }
@@ -130,7 +142,7 @@ BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
       ba_detail_ch *f = x->c.fd;
       r = (ba_detail_tch *)(void *)x->c.bk;
       if (BA_DETAIL_UNLIKELY(f->bk != &x->c || r->c.fd != &x->c))
-         ba_detail_usage_error(h, "corrupted free list (a write after free or an overrun?)", x);
+         ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, x);
       f->bk = &r->c;
       r->c.fd = f;
    } else {
@@ -142,19 +154,29 @@ BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
       }
    }
    if (xp != 0) {
-      ba_detail_tch **slot = &h->treebins[x->index];
+      ba_detail_tch **slot;
+      if (BA_DETAIL_UNLIKELY(x->index >= BA_DETAIL_NTREEBINS)) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, x);
+      slot = &h->treebins[x->index];
       if (x == *slot) {
          if ((*slot = r) == 0) h->treemap &= ~(1u << x->index);
-      } else if (xp->child[0] == x) {
-         xp->child[0] = r;
       } else {
-         xp->child[1] = r;
+         if (BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, xp) || (xp->child[0] != x && xp->child[1] != x)))
+            ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, x);
+         xp->child[xp->child[0] == x ? 0 : 1] = r;
       }
       if (r != 0) {
          ba_detail_tch *c0, *c1;
          r->parent = xp;
-         if ((c0 = x->child[0]) != 0) { r->child[0] = c0; c0->parent = r; }
-         if ((c1 = x->child[1]) != 0) { r->child[1] = c1; c1->parent = r; }
+         if ((c0 = x->child[0]) != 0) {
+            if (BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, c0))) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, x);
+            r->child[0] = c0;
+            c0->parent = r;
+         }
+         if ((c1 = x->child[1]) != 0) {
+            if (BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, c1))) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, x);
+            r->child[1] = c1;
+            c1->parent = r;
+         }
       }
    }
 }

@@ -3,7 +3,8 @@
  *
  * Bursts: many blocks in one call. multialloc carves runs of adjacent chunks out of one chunk each
  * (all or nothing: on failure what was taken is given back); free_chain frees a chain, merging runs
- * of chunks adjacent in memory into one free. The chain is intrusive: each block's first word links
+ * of chunks adjacent in memory into one free, and stops at a block that is not one of the heap's,
+ * leaving the chain and the statistics in a stated state for the report. The chain is intrusive: each block's first word links
  * to the next.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_BURST_H
@@ -64,42 +65,55 @@ BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_
    return ba_detail_chunksize(p) + (size_t)((char *)p - (mem - 2 * BA_DETAIL_WORD));
 }
 
-/* Frees the chunks of a chain without accounting or trimming; merges runs adjacent in memory.
- * Returns the bytes freed (chunk sizes) and counts the chunks in *chunks. */
-BA_DETAIL_FN size_t ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *chunks)
+/* Frees the blocks of a chain without accounting or trimming; merges runs adjacent in memory,
+ * forgetting the headers inside a run (so that a second free of any of its blocks is reported).
+ * Adds the bytes freed (chunk sizes) to *bytes and the blocks to *chunks. Returns: null when every
+ * block was freed (the chain is then empty); else what is wrong with the first block that is not
+ * an in-use block of h, which is then chain->first: the blocks before it were freed, it and
+ * those after it are left in the chain (its size counts them). */
+BA_DETAIL_FN const char *ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *bytes, size_t *chunks)
 {
-   size_t bytes = 0, count = 0;
+   const char *fault = 0;
+   size_t count = 0;
    void *node = chain->first;
-   while (node) {
+   while (node && (fault = ba_detail_block_fault(h, node)) == 0) {
       void *next = ba_chain_next(node);
-      ba_detail_ch *p = ba_detail_checked_chunk(h, node);
+      ba_detail_ch *p = ba_detail_mem2chunk(node);
       size_t psize = ba_detail_chunksize(p);
       ++count;
-      bytes += psize;
+      *bytes += psize;
       ba_detail_block_died(node, ba_detail_usable(p));
       if (ba_detail_is_huge(p)) {
          ba_detail_huge_free(h, p);
          node = next;
          continue;
       }
-      /* Swallow the next nodes while each is the chunk just after: one dispose for the run. */
-      while (next && ba_detail_mem2chunk(next) == ba_detail_plus(p, psize)) {
-         ba_detail_ch *q = ba_detail_checked_chunk(h, next);
+      /* Swallow the next blocks while each is the chunk just after: one dispose for the run. */
+      while (next && ba_detail_mem2chunk(next) == ba_detail_plus(p, psize)
+             && (fault = ba_detail_block_fault(h, next)) == 0) {
+         ba_detail_ch *q = ba_detail_mem2chunk(next);
          size_t qsize = ba_detail_chunksize(q);
          void *after = ba_chain_next(next);
          ba_detail_block_died(next, ba_detail_usable(q));
+         ba_detail_forget_header(q);
          ++count;
-         bytes += qsize;
+         *bytes += qsize;
          psize += qsize;
          next = after;
       }
       ba_detail_dispose_chunk(h, p, psize);
       ba_detail_count_release(h, psize);
       node = next;
+      if (fault) break;
    }
-   ba_chain_init(chain);
-   *chunks = count;
-   return bytes;
+   *chunks += count;
+   if (!fault) {
+      ba_chain_init(chain);
+      return 0;
+   }
+   chain->first = node;
+   chain->size -= count;
+   return fault;
 }
 
 /* Allocates n elements in runs (see ba_multialloc_nodes) onto *chain. All or nothing. Returns
@@ -146,8 +160,8 @@ BA_DETAIL_FN size_t ba_detail_multialloc(ba_heap *h, size_t n, const size_t *len
    return bytes;
 fail:
    {
-      size_t chunks;
-      ba_detail_free_chain(h, &got, &chunks);
+      size_t freed = 0, chunks = 0;
+      ba_detail_free_chain(h, &got, &freed, &chunks);   /* blocks just carved: no fault */
       ba_detail_maybe_trim(h);
       return 0;
    }

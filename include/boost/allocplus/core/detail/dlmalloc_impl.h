@@ -34,10 +34,11 @@
  *   chunk.h               chunk header operations and request padding
  *   instrumentation.h     what ASan and valgrind are told about blocks
  *   lock.h                the heap's spinlock
- *   usage_error.h         misuse reports to the diagnostic handler
+ *   usage_error.h         reports to the diagnostic handler: usage errors, corruption
  *   accounting.h          the in-use statistics
  *   bins.h                small bins, tree bins, the designated victim, the merge into the top
  *   coalesce.h            merging a chunk given back with its free neighbours
+ *   free_list.h           the hardened singly linked free list (protected links)
  *   quick_list.h          quick lists of freed small chunks
  *   registry.h            the heap registry and fork, process set-up, the default heap's readiness
  *   address_space.h       reserve, commit, decommit, release; the footprint and its limit
@@ -67,6 +68,7 @@
 #include <boost/allocplus/core/detail/accounting.h>
 #include <boost/allocplus/core/detail/bins.h>
 #include <boost/allocplus/core/detail/coalesce.h>
+#include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/core/detail/quick_list.h>
 #include <boost/allocplus/core/detail/registry.h>
 #include <boost/allocplus/core/detail/address_space.h>

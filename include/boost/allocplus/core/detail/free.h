@@ -42,44 +42,63 @@ BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
 }
 #endif
 
-/* Whether chunk p, not huge, passes the checks an unchecked build can afford: inside the heap's
- * range, in use and not in a quick list, at least a minimum chunk, and the next chunk knows it
- * in use (catches most double frees and pointers into blocks, at the cost of a few loads). */
+/* Whether chunk p, not huge, passes the checks an unchecked build can afford, glibc's on a free:
+ * inside the heap's range with its whole size, in use and not in a quick list (a double free of a
+ * quick-listed block), at least a minimum chunk, and the next chunk knows it in use (catches most
+ * double frees and pointers into blocks, at the cost of a few loads). */
 BA_DETAIL_FN int ba_detail_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
 {
-   return (const char *)p >= h->least_addr && (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
-          && ba_detail_chunksize(p) >= BA_DETAIL_MIN_CHUNK
-          && ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)));
+   const char *c = (const char *)p;
+   size_t size = ba_detail_chunksize(p);
+   return c >= h->least_addr && c < h->greatest_addr
+          && (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
+          && size >= BA_DETAIL_MIN_CHUNK && size < (size_t)(h->greatest_addr - c)
+          && ba_detail_pinuse(ba_detail_plus(p, size));
 }
 
 #define BA_DETAIL_NOT_A_BLOCK "free of a pointer that is not an in-use block of this heap (a double free, a pointer into a block or a corrupted header)"
 
-/* Returns: the chunk of mem, after checking that it is an in-use chunk of h; reports otherwise.
- * A checked build finds the segment or huge block of mem first, so a pointer from elsewhere is
- * reported without the heap reading memory it does not own. */
-BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
+/* Returns: null when mem is an in-use block of h, else what is wrong with it; reads nothing but
+ * the block's header and its neighbour's. A checked build finds the segment or huge block of mem
+ * first, so a pointer from elsewhere is told apart without the heap reading memory it does not
+ * own. */
+BA_DETAIL_FN const char *ba_detail_block_fault(ba_heap *h, const void *mem)
 {
    ba_detail_ch *p = ba_detail_mem2chunk(mem);
    if (BA_DETAIL_UNLIKELY(((uintptr_t)mem & BA_DETAIL_ALIGN_MASK) != 0))
-      ba_detail_usage_error(h, "free of a pointer that did not come from this heap (misaligned)", mem);
+      return "free of a pointer that did not come from this heap (misaligned)";
 #if BOOST_ALLOCPLUS_CHECKED
-   if (!ba_detail_in_segments(h, p)) {
-      if (ba_detail_in_huge_list(h, p)) return p;
-      ba_detail_usage_error(h, "free of a pointer that did not come from this heap", mem);
-   }
+   if (!ba_detail_in_segments(h, p))
+      return ba_detail_in_huge_list(h, p) ? 0 : "free of a pointer that did not come from this heap";
    if (BA_DETAIL_UNLIKELY(!ba_detail_cinuse(p) || (p->head & BA_DETAIL_QUICK)))
-      ba_detail_usage_error(h, "double free (or a pointer into a block)", mem);
+      return "double free (or a pointer into a block)";
    if (BA_DETAIL_UNLIKELY(ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK || !ba_detail_in_segments(h, ba_detail_plus(p, ba_detail_chunksize(p) - 1))
                           || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))))
-      ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
+      return BA_DETAIL_NOT_A_BLOCK;
 #else
-   if (ba_detail_is_huge(p)) {
-      if (BA_DETAIL_UNLIKELY(!ba_detail_huge_valid(h, p))) ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
-      return p;
-   }
-   if (BA_DETAIL_UNLIKELY(!ba_detail_looks_in_use(h, p))) ba_detail_usage_error(h, BA_DETAIL_NOT_A_BLOCK, mem);
+   /* (A corrupted heap's range holds no pointer: checked_chunk then refuses the call; a huge
+    * block is refused the same way.) */
+   if (ba_detail_is_huge(p))
+      return BA_DETAIL_LIKELY(ba_detail_huge_valid(h, p) && !h->corrupted) ? 0 : BA_DETAIL_NOT_A_BLOCK;
+   if (BA_DETAIL_UNLIKELY(!ba_detail_looks_in_use(h, p))) return BA_DETAIL_NOT_A_BLOCK;
 #endif
-   return p;
+   return 0;
+}
+
+/* Returns: the chunk of mem, after checking that it is an in-use chunk of h; reports otherwise
+ * (a heap marked corrupted refuses the call first: its checks would not be trusted). */
+BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
+{
+   const char *fault;
+#if BOOST_ALLOCPLUS_CHECKED
+   ba_detail_refuse_corrupted(h);
+#endif
+   fault = ba_detail_block_fault(h, mem);
+   if (BA_DETAIL_UNLIKELY(fault != 0)) {
+      ba_detail_refuse_corrupted(h);
+      ba_detail_usage_error(h, fault, mem);
+   }
+   return ba_detail_mem2chunk(mem);
 }
 
 /* Trims the top when it has grown past the threshold; a trim that finds nothing to give back
@@ -126,7 +145,9 @@ BA_DETAIL_FN void ba_detail_free_chunk(ba_heap *h, ba_detail_ch *p)
 /* Frees mem, with h locked; unlocks h. */
 BA_DETAIL_OUT_OF_LINE_FN void ba_detail_free_locked(ba_heap *h, void *mem)
 {
-   ba_detail_ch *p = ba_detail_checked_chunk(h, mem);
+   ba_detail_ch *p;
+   ba_detail_refuse_corrupted(h);
+   p = ba_detail_checked_chunk(h, mem);
    ba_detail_note_free(h, ba_detail_chunksize(p), 1);
    ba_detail_free_chunk(h, p);
    ba_detail_unlock(h);

@@ -164,20 +164,23 @@ BA_DETAIL_FN const char *ba_detail_walk_quick(const ba_heap *h, const ba_detail_
    size_t total = 0;
    unsigned i;
    for (i = 0; i < BA_DETAIL_NSMALLBINS; ++i) {
-      unsigned count = 0;
-      ba_detail_ch *q;
-      for (q = h->quick[i]; q; q = *ba_detail_quick_link(q)) {
+      unsigned count;
+      const ba_detail_ch *q = h->quick_count[i] ? ba_detail_mem2chunk(h->quick[i]) : 0, *last = 0;
+      for (count = 0; count < h->quick_count[i]; ++count) {
          /* A write after free lands on the link first: look at it before following it. */
-         if ((char *)q < h->least_addr || ((uintptr_t)ba_detail_chunk2mem(q) & BA_DETAIL_ALIGN_MASK) != 0)
+         if ((char *)q < h->least_addr || (char *)q >= h->greatest_addr || !ba_detail_link_valid(q, BA_DETAIL_ALIGN_MASK))
             BA_DETAIL_FAIL("a quick list's link is overwritten (a use after free?)", q);
-         if (++count > h->quick_count[i]) BA_DETAIL_FAIL("a quick list holds more chunks than it counts (a cycle, or a use after free?)", q);
          if (!(q->head & BA_DETAIL_QUICK) || !ba_detail_cinuse(q)) BA_DETAIL_FAIL("a chunk in a quick list is not flagged QUICK (a use after free?)", q);
          if (ba_detail_chunksize(q) != ba_detail_small_index2size(i)) BA_DETAIL_FAIL("a quick list holds a chunk of another size", q);
+         last = q;
+         q = ba_detail_quick_next(q);
       }
-      if (count != h->quick_count[i]) BA_DETAIL_FAIL("a quick list holds fewer chunks than it counts", &h->quick[i]);
+      /* The count says where a list ends, and in an intact heap the last link is null. */
+      if (last && q)
+         BA_DETAIL_FAIL("a quick list's last link is overwritten (a use after free?)", last);
       total += count;
    }
-   if (total != h->quick_chunks || total != t->quick_chunks) BA_DETAIL_FAIL("chunks flagged QUICK are missing from the quick lists", h);
+   if (total != t->quick_chunks) BA_DETAIL_FAIL("chunks flagged QUICK are missing from the quick lists", h);
    return 0;
 }
 
@@ -206,6 +209,7 @@ BA_DETAIL_FN const char *ba_detail_walk(const ba_heap *h, ba_detail_tally *t, co
    const ba_detail_segment *s;
    const char *what;
    memset(t, 0, sizeof *t);
+   if (h->corrupted) BA_DETAIL_FAIL("the heap reported a corruption before", h);
    for (s = h->segments; s; s = s->next)
       if ((what = ba_detail_walk_segment(h, s, t, where)) != 0) return what;
    if (h->top && !t->found_top) BA_DETAIL_FAIL("the top chunk lies in no segment", h->top);

@@ -41,7 +41,7 @@ BA_DETAIL_FN void ba_detail_spin_unlock(int *word) { __atomic_store_n(word, 0, _
 BA_DETAIL_FN int ba_detail_single_threaded(void)
 {
 #if defined(BA_DETAIL_HAVE_SINGLE_THREADED)
-   return __libc_single_threaded != 0;
+   return __libc_single_threaded;
 #else
    return 0;
 #endif
@@ -50,17 +50,20 @@ BA_DETAIL_FN int ba_detail_single_threaded(void)
  * holds the lock. */
 BA_DETAIL_FN int ba_detail_try_lock(ba_heap *h)
 {
-   return !h->use_lock || ba_detail_single_threaded() || !__atomic_exchange_n(&h->lock_word, 1, __ATOMIC_ACQUIRE);
+   /* One comparison decides whether to lock: use_lock is 0 (never), 1 (when other threads exist)
+    * or 2 (always: the heap may be shared with other processes); single_threaded is 0 or 1. */
+   return h->use_lock <= ba_detail_single_threaded() || !__atomic_exchange_n(&h->lock_word, 1, __ATOMIC_ACQUIRE);
 }
 BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
 {
    if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) ba_detail_spin_lock_slow(&h->lock_word);
 }
-/* Clearing a lock that was skipped is harmless (no other thread exists to hold it), and cheaper
- * than asking again whether it was taken. */
+/* Clearing a lock that was skipped is harmless (no other thread exists to hold it), and so is
+ * clearing the unused word of a heap without a lock (its owner serializes): one store, cheaper
+ * than asking again whether the lock was taken. */
 BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
 {
-   if (h->use_lock) ba_detail_spin_unlock(&h->lock_word);
+   ba_detail_spin_unlock(&h->lock_word);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

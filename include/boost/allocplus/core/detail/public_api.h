@@ -69,6 +69,7 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
    if (!mem) return ba_heap_malloc(h, n);
    if (n >= BA_DETAIL_MAX_REQUEST) return 0;
    ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
    p = ba_detail_checked_chunk(h, mem);
    old_size = ba_detail_chunksize(p);
    result = ba_detail_realloc(h, p, n);
@@ -82,6 +83,7 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, si
    void *mem;
    if (!ba_detail_is_pow2(alignment)) return 0;
    ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
    mem = ba_detail_malloc_aligned(h, alignment, n);
    if (mem) {
       ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
@@ -120,11 +122,17 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_nodes(ba_heap *h, size_t n, size
 
 BOOST_ALLOCPLUS_CORE_API void ba_heap_multidealloc(ba_heap *h, ba_chain *chain)
 {
-   size_t bytes, chunks;
+   size_t bytes = 0, chunks = 0;
+   const char *fault;
    if (!chain->first) { ba_chain_init(chain); return; }
    ba_detail_lock(h);
-   bytes = ba_detail_free_chain(h, chain, &chunks);
+   ba_detail_refuse_corrupted(h);
+   fault = ba_detail_free_chain(h, chain, &bytes, &chunks);
    ba_detail_note_free(h, bytes, chunks);
+   if (BA_DETAIL_UNLIKELY(fault != 0)) {
+      ba_detail_refuse_corrupted(h);
+      ba_detail_usage_error(h, fault, chain->first);
+   }
    ba_detail_maybe_trim(h);
    ba_detail_unlock(h);
 }
@@ -133,6 +141,7 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad)
 {
    size_t released;
    ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
    released = ba_detail_sys_trim(h, pad);
    ba_detail_unlock(h);
    return released;
@@ -181,7 +190,7 @@ BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats
    ba_detail_tally t;
    const void *where;
    ba_detail_lock(h);
-   ba_detail_walk(h, &t, &where);
+   ba_detail_walk(h, &t, &where);   /* a corrupted heap is not walked: t stays zero */
    stats->system_bytes = h->footprint;
    stats->peak_system_bytes = h->max_footprint;
    stats->in_use_bytes = h->in_use_bytes;

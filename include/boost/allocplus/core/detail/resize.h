@@ -106,21 +106,23 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_det
    size_t min_usable, size_t max_usable, int use_fwd)
 {
    ba_detail_ch *p = *pp, *prev, *next, *q;
-   ba_detail_ch **held = 0;   /* the quick-list link of a chunk before p held for reuse */
+   ba_detail_ch *held = 0;          /* the chunk before p, when held for reuse in a quick list */
+   ba_detail_ch *held_before = 0;   /* the chunk before it in its list */
    unsigned held_list = 0;
    size_t prevsize, size, fwd = 0, have, kmin, kmax, k, rest, newsize;
    if (ba_detail_is_huge(p)) return 0;
    if (ba_detail_pinuse(p)) {
-      if ((held = ba_detail_quick_find_before(h, p, &held_list)) == 0) return 0;
-      prev = ba_detail_minus(p, p->prev_foot);
-      if (!ba_detail_pinuse(prev)) {
+      if ((held = ba_detail_quick_find_before(h, p, &held_list, &held_before)) == 0) return 0;
+      if (!ba_detail_pinuse(held)) {
          /* A free chunk lies before the held one: free it into that one, whose room counts too. */
-         ba_detail_quick_release_at(h, held, held_list);
+         ba_detail_quick_release_at(h, held_list, held_before, held);
          held = 0;
       }
+      prev = ba_detail_minus(p, p->prev_foot);
+   } else {
+      prev = ba_detail_free_prev(h, p);
    }
    prevsize = p->prev_foot;
-   prev = ba_detail_minus(p, prevsize);
    size = ba_detail_chunksize(p);
    next = ba_detail_plus(p, size);
    if (use_fwd && next != h->top && !ba_detail_cinuse(next)) fwd = ba_detail_chunksize(next);
@@ -138,7 +140,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_det
     * (its predecessor in use) is taken straight from its quick list, as a free chunk would be
     * from its bin: freeing it into a bin first would only be undone here. */
    if (held) {
-      ba_detail_quick_unlink(h, held, held_list);
+      ba_detail_quick_unlink(h, held_list, held_before, held);
    } else if (prev == h->dv) {
       if (rest == 0) { h->dv = 0; h->dvsize = 0; }
       else h->dvsize = rest;
@@ -159,6 +161,9 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_expand_bwd(ba_heap *h, ba_det
       q->head = newsize | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE;
    }
    ba_detail_set_pinuse_of(ba_detail_plus(q, newsize));
+   /* The old header is inside the block now: forgotten, so that a free of the old start is
+    * reported (until the owner writes over it). */
+   ba_detail_forget_header(p);
    *pp = q;
    return 1;
 }

@@ -81,7 +81,11 @@ struct ba_heap {
    size_t topsize;
    ba_detail_chunk *dv;             /* the designated victim: last split remainder */
    ba_detail_chunk *top;
-   char *least_addr;
+   char *least_addr;                /* the lowest and highest addresses of any segment's chunks: */
+   char *greatest_addr;             /* a pointer outside them is not a chunk of this heap */
+   /* The heap found itself corrupted and reported it: every later call on it is refused (see
+    * usage_error.h). Written under the lock. */
+   int corrupted;
    ba_detail_segment *segments;     /* newest first */
    ba_detail_segment *top_segment;
    ba_detail_huge_header *huge;
@@ -111,9 +115,8 @@ struct ba_heap {
     * word, left in use (flag QUICK) so that nothing coalesces with them until they are flushed.
     * A free and the next malloc of a size then touch one chunk instead of its neighbours and
     * two bin lists (ptmalloc's fast bins; glibc's tcache does the same per thread). */
-   ba_detail_chunk *quick[BA_DETAIL_NSMALLBINS];
+   void *quick[BA_DETAIL_NSMALLBINS];                /* the payload of each list's first chunk */
    unsigned char quick_count[BA_DETAIL_NSMALLBINS];
-   size_t quick_chunks;
    ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
 };
 
