@@ -357,6 +357,13 @@ bool overlap(const unsigned char *p, std::size_t n, const unsigned char *q, std:
    return p < q + m && q < p + n;
 }
 
+// CORE_FUZZ_TRACE=1 prints each operation of a corruption program (to read a crash input).
+bool trace()
+{
+   static const bool on = std::getenv("CORE_FUZZ_TRACE") != nullptr;
+   return on;
+}
+
 class session {
 public:
    explicit session(ba_heap *h) : heap_(h)
@@ -390,12 +397,10 @@ public:
 private:
    void step(program_reader &in)
    {
-      // CORE_FUZZ_TRACE=1 prints each operation of a corruption program (to read a crash input).
-      static const bool trace = std::getenv("CORE_FUZZ_TRACE") != nullptr;
       static const char *const names[] = {"malloc", "malloc", "free", "write after free", "overflow",
                                           "free again", "burst", "trim"};
       std::uint8_t op = in.byte() % 8;
-      if (trace) std::fprintf(stderr, "core_fuzz: %s\n", names[op]);
+      if (trace()) std::fprintf(stderr, "core_fuzz: %s\n", names[op]);
       switch (op) {
       case 0: case 1: allocate(request(in), in.byte()); break;
       case 2: if (!held_.empty()) release(in.number(held_.size())); break;
@@ -501,6 +506,7 @@ private:
       unsigned char *at = f.p + k * word;
       std::size_t v = forged_value(in, f.chunk);
       if (at < floor_ || at + word > arena + sizeof arena || in_held(at, word)) return;
+      if (trace()) std::fprintf(stderr, "core_fuzz:   word %zu of a freed %zu-byte chunk := %#zx\n", k, f.chunk, v);
       write_word(at, v);
    }
 
@@ -521,6 +527,7 @@ private:
       default: break;
       }
       if (distance == 0 || distance > static_cast<std::size_t>(next - floor_) + 2 * word) distance = chunk;
+      if (trace()) std::fprintf(stderr, "core_fuzz:   prev_foot of the chunk after a %zu-byte chunk := %zu\n", chunk, distance);
       write_word(next, distance);
       if (static_cast<std::size_t>(next - b.p) < b.n) b.forged_at = static_cast<std::size_t>(next - b.p);
       if (in.byte() % 4 != 0) write_word(next + word, read_word(next + word) & ~std::size_t(1));
@@ -533,6 +540,7 @@ private:
       if (freed_.empty()) return;
       const freed_block &f = freed_[in.number(freed_.size())];
       if (f.p < floor_ || in_held(f.p - 2 * word, 2 * word + 1)) return;
+      if (trace()) std::fprintf(stderr, "core_fuzz:   a %zu-byte chunk freed before\n", f.chunk);
       ba_heap_free(heap_, f.p);
    }
 
@@ -587,6 +595,7 @@ void run(const std::uint8_t *data, std::size_t size)
       std::unique_ptr<session> s(new session(h));
       if (setjmp(escape) == 0) s->run(*in);
    }
+   if (reported && trace()) std::fprintf(stderr, "core_fuzz: reported: %s\n", reported);
    ba_set_diagnostic_handler(previous);
    ba_destroy_heap(h);   // allowed after a report of corruption; the buffer is ours again
 }
