@@ -2,7 +2,7 @@
 # Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 #
-# scripts/test.sh: builds and runs every test of allocplus, in up to seven phases. Two modes:
+# scripts/test.sh: builds and runs every test of allocplus, in up to eight phases. Two modes:
 # *checked* builds leave NDEBUG undefined (BOOST_ALLOCPLUS_CHECKED=1: the core's full checks);
 # *release* builds define NDEBUG, as users ship (BOOST_ALLOCPLUS_CHECKED=0: the checks and the short
 # paths of release builds). Tests that pin a mode define BOOST_ALLOCPLUS_CHECKED themselves.
@@ -16,6 +16,7 @@
 #   fuzz          build/test-fuzz          clang, libFuzzer + ASan + UBSan, release mode: the core's
 #                                          fuzz target replays its corpus and its crash regressions,
 #                                          then fuzzes for ALLOCPLUS_FUZZ_SECONDS (default 120)
+#   fuzz-checked  build/test-fuzz-checked  the same, checked
 #   bench         build/test-bench         the benchmark suite built as scripts/bench.sh builds it,
 #                                          and every benchmark run once (bench/run.py --quick), so
 #                                          that none rots; each benchmark that runs counts as
@@ -25,7 +26,7 @@
 #
 # Environment:
 #   ALLOCPLUS_TEST_PHASES  the phases to run, in order
-#                          (default "checked release asan tsan tsan-checked fuzz bench")
+#                          (default "checked release asan tsan tsan-checked fuzz fuzz-checked bench")
 #   ALLOCPLUS_TEST_CXX / ALLOCPLUS_TEST_CC  the compilers (default g++ / gcc)
 #   ALLOCPLUS_TEST_JOBS    parallel compile jobs (default: nproc)
 # Logs: build/test-<phase>/{configure,build,ctest}.log
@@ -34,7 +35,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-phases=${ALLOCPLUS_TEST_PHASES:-checked release asan tsan tsan-checked fuzz bench}
+phases=${ALLOCPLUS_TEST_PHASES:-checked release asan tsan tsan-checked fuzz fuzz-checked bench}
 # The bench phase needs the benchmark library and the peers it runs; the others need less.
 if [[ " $phases " == *" bench "* ]]; then
   bash scripts/setup-deps.sh bench
@@ -147,13 +148,14 @@ run_phase() {
     asan) sanitize=address ;;
     tsan) sanitize=thread; label=thread; ndebug=1 ;;
     tsan-checked) sanitize=thread; label=thread ;;
-    fuzz)
-      sanitize=address; label=fuzz; ndebug=1
+    fuzz|fuzz-checked)
+      sanitize=address; label=fuzz
+      if [[ $phase == fuzz ]]; then ndebug=1; fi
       extra=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DALLOCPLUS_BUILD_FUZZ=ON
              "-DALLOCPLUS_FUZZ_SECONDS=${ALLOCPLUS_FUZZ_SECONDS:-120}")
       ;;
     *)
-      say "$phase" "unknown phase (known: checked release asan tsan tsan-checked fuzz bench)"
+      say "$phase" "unknown phase (known: checked release asan tsan tsan-checked fuzz fuzz-checked bench)"
       total_failed=$((total_failed + 1)); status=1
       return 0
       ;;
