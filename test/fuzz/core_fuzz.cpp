@@ -20,8 +20,9 @@
 //   fuzzer still holds, a held block's contents changed by the heap, or ba_heap_check failing
 //   with nothing reported, is a crash (__builtin_trap).
 //
-// The corpus in test/fuzz/corpus holds both kinds; test/fuzz/regressions holds one input per
-// defect the fuzzer found (each must now be reported), replayed with the corpus.
+// The corpus in test/fuzz/corpus holds both kinds; test/fuzz/regressions holds one corruption
+// program per defect (found by the fuzzer, or written from an issue's scenario), each of which must
+// now be reported; the test replays both. CORE_FUZZ_TRACE=1 prints what a corruption program does.
 #include <boost/allocplus/core/dlmalloc.h>
 
 #include <csetjmp>
