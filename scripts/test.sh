@@ -2,20 +2,31 @@
 # Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 #
-# scripts/test.sh: builds and runs every test of allocplus, in up to five phases:
-#   release  build/test-release  RelWithDebInfo with assertions on (no NDEBUG); the whole suite
-#   asan     build/test-asan     ASan + UBSan (ALLOCPLUS_SANITIZE=address); the whole suite
-#   tsan     build/test-tsan     TSan (ALLOCPLUS_SANITIZE=thread); the tests labelled `thread`
-#   fuzz     build/test-fuzz     clang, libFuzzer + ASan + UBSan: the core's fuzz target replays its
-#                                corpus, then fuzzes for ALLOCPLUS_FUZZ_SECONDS (default 120)
-#   bench    build/test-bench    the benchmark suite built as scripts/bench.sh builds it, and every
-#                                benchmark run once (bench/run.py --quick), so that none rots; each
-#                                benchmark that runs counts as passed; no figure is checked
+# scripts/test.sh: builds and runs every test of allocplus, in up to eight phases. Two modes:
+# *checked* builds leave NDEBUG undefined (BOOST_ALLOCPLUS_CHECKED=1: the core's full checks);
+# *release* builds define NDEBUG, as users ship (BOOST_ALLOCPLUS_CHECKED=0: the checks and the short
+# paths of release builds). Tests that pin a mode define BOOST_ALLOCPLUS_CHECKED themselves.
+#   checked       build/test-checked       RelWithDebInfo, checked; the whole suite
+#   release       build/test-release       RelWithDebInfo with NDEBUG (release mode); the whole suite
+#   asan          build/test-asan          ASan + UBSan (ALLOCPLUS_SANITIZE=address), checked; the
+#                                          whole suite
+#   tsan          build/test-tsan          TSan (ALLOCPLUS_SANITIZE=thread), release mode; the tests
+#                                          labelled `thread`
+#   tsan-checked  build/test-tsan-checked  the same, checked
+#   fuzz          build/test-fuzz          clang, libFuzzer + ASan + UBSan, release mode: the core's
+#                                          fuzz target replays its corpus and its crash regressions,
+#                                          then fuzzes for ALLOCPLUS_FUZZ_SECONDS (default 120)
+#   fuzz-checked  build/test-fuzz-checked  the same, checked
+#   bench         build/test-bench         the benchmark suite built as scripts/bench.sh builds it,
+#                                          and every benchmark run once (bench/run.py --quick), so
+#                                          that none rots; each benchmark that runs counts as
+#                                          passed; no figure is checked
 # and ends with one line `N passed, M failed` (totals over the phases). Exits non-zero when a test
 # failed or a configure or build failed (each of which counts as one failure).
 #
 # Environment:
-#   ALLOCPLUS_TEST_PHASES  the phases to run, in order (default "release asan tsan fuzz bench")
+#   ALLOCPLUS_TEST_PHASES  the phases to run, in order
+#                          (default "checked release asan tsan tsan-checked fuzz fuzz-checked bench")
 #   ALLOCPLUS_TEST_CXX / ALLOCPLUS_TEST_CC  the compilers (default g++ / gcc)
 #   ALLOCPLUS_TEST_JOBS    parallel compile jobs (default: nproc)
 # Logs: build/test-<phase>/{configure,build,ctest}.log
@@ -24,7 +35,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-phases=${ALLOCPLUS_TEST_PHASES:-release asan tsan fuzz bench}
+phases=${ALLOCPLUS_TEST_PHASES:-checked release asan tsan tsan-checked fuzz fuzz-checked bench}
 # The bench phase needs the benchmark library and the peers it runs; the others need less.
 if [[ " $phases " == *" bench "* ]]; then
   bash scripts/setup-deps.sh bench
@@ -40,11 +51,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
 
+# The default RelWithDebInfo flags define NDEBUG; each phase says whether it wants it (run_phase).
 configure_args=(
   -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  # The default RelWithDebInfo flags define NDEBUG; the tests need their assertions.
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g"
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g"
   "-DCMAKE_CXX_COMPILER=$cxx"
   "-DCMAKE_C_COMPILER=$cc"
   -DALLOCPLUS_BUILD_TESTS=ON
@@ -131,26 +140,35 @@ run_bench_phase() {
 }
 
 run_phase() {
-  local phase=$1 dir="build/test-$1" sanitize="" label="" start=$SECONDS extra=()
+  local phase=$1 dir="build/test-$1" sanitize="" label="" ndebug=0 start=$SECONDS extra=()
   case "$phase" in
     bench) run_bench_phase; return 0 ;;
-    release) ;;
+    checked) ;;
+    release) ndebug=1 ;;
     asan) sanitize=address ;;
-    tsan) sanitize=thread; label=thread ;;
-    fuzz)
+    tsan) sanitize=thread; label=thread; ndebug=1 ;;
+    tsan-checked) sanitize=thread; label=thread ;;
+    fuzz|fuzz-checked)
       sanitize=address; label=fuzz
+      if [[ $phase == fuzz ]]; then ndebug=1; fi
       extra=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DALLOCPLUS_BUILD_FUZZ=ON
              "-DALLOCPLUS_FUZZ_SECONDS=${ALLOCPLUS_FUZZ_SECONDS:-120}")
       ;;
     *)
-      say "$phase" "unknown phase (known: release asan tsan fuzz bench)"
+      say "$phase" "unknown phase (known: checked release asan tsan tsan-checked fuzz fuzz-checked bench)"
       total_failed=$((total_failed + 1)); status=1
       return 0
       ;;
   esac
+  # Checked phases drop the NDEBUG of CMake's RelWithDebInfo flags; release phases keep it.
+  local mode_flags="-O2 -g" mode=checked
+  if ((ndebug)); then
+    mode_flags="-O2 -g -DNDEBUG" mode=release
+  fi
+  extra+=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$mode_flags" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$mode_flags")
   mkdir -p "$dir"
 
-  say "$phase" "configuring $dir"
+  say "$phase" "configuring $dir ($mode mode)"
   if ! cmake -S . -B "$dir" "${configure_args[@]}" "${extra[@]}" "-DALLOCPLUS_SANITIZE=$sanitize" \
        >"$dir/configure.log" 2>&1; then
     phase_broken "$phase" "configure" "$dir/configure.log"

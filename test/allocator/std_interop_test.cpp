@@ -92,7 +92,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(std_allocator_traits_requirements, F, families)
    BOOST_TEST(p[1] == 5);
    traits::destroy(a, p + 1);
    traits::deallocate(c, p, 3);   // an equal allocator frees it
-   BOOST_TEST(traits::max_size(a) > 0u);
+   // The documented value (doc/allocator.md): PTRDIFF_MAX / sizeof(T), as std::allocator's, for
+   // every family and after a rebind.
+   BOOST_TEST(traits::max_size(a) == std::size_t(PTRDIFF_MAX) / sizeof(int));
+   BOOST_TEST(std::allocator_traits<decltype(b)>::max_size(b) == std::size_t(PTRDIFF_MAX) / sizeof(double));
    A copy = traits::select_on_container_copy_construction(a);
    BOOST_TEST((copy == a));
    A moved(std::move(copy));

@@ -24,8 +24,11 @@ allocplus_add_test(one_heap_checked_mix_test
 set_source_files_properties(one_heap/checked_unit.cpp PROPERTIES COMPILE_DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
 set_source_files_properties(one_heap/unchecked_unit.cpp PROPERTIES COMPILE_DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
 
+# Misuse reports in both modes: what a checked build reports, and what a release build's checks do.
 allocplus_add_test(one_heap_diagnostics_test SOURCES one_heap/diagnostics_test.cpp LABELS unit
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
+allocplus_add_test(one_heap_diagnostics_release_test SOURCES one_heap/diagnostics_test.cpp LABELS unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
 allocplus_add_test(one_heap_fork_test SOURCES one_heap/fork_test.cpp LABELS unit)
 
 # ASan must report a bug in a block of ours as it does for malloc's (ASan builds only).
