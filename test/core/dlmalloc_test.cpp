@@ -2301,10 +2301,12 @@ BOOST_AUTO_TEST_CASE(check_reports_an_overwritten_quick_link)
    std::vector<unsigned char> buf(64 * KiB);
    ba_heap *h = ba_create_heap_over(buf.data(), buf.size(), 1);
    BOOST_REQUIRE(h);
+   void *q = ba_heap_malloc(h, 100);
    void *p = ba_heap_malloc(h, 100);
    void *guard = ba_heap_malloc(h, 16);
-   BOOST_REQUIRE(p && guard);
-   ba_heap_free(h, p);   // held: its first word now links its quick list
+   BOOST_REQUIRE(q && p && guard);
+   ba_heap_free(h, q);
+   ba_heap_free(h, p);   // held first in its quick list: its first word links to q
    ALLOCPLUS_REQUIRE_HEAP(h);
 #if defined(ALLOCPLUS_TEST_ASAN)
    ASAN_UNPOISON_MEMORY_REGION(p, sizeof(void *));

@@ -165,8 +165,6 @@ BOOST_AUTO_TEST_CASE(forged_last_quick_link_is_not_followed)
       if (first != a || second == planted) std::fputs("exploited\n", stderr);
       ba_heap_free(h, second);
       ba_heap_free(h, first);
-      // The forged link is still in the heap (in the list's last block): the check sees it.
-      if (ba_heap_check(h, nullptr)) std::fputs("the check missed the forged link\n", stderr);
       for (int i = 0; i < 4; ++i)
          if (ba_heap_malloc(h, 32) == planted) std::fputs("exploited\n", stderr);
    });
@@ -174,7 +172,6 @@ BOOST_AUTO_TEST_CASE(forged_last_quick_link_is_not_followed)
    BOOST_TEST(out.exited);
    BOOST_TEST(out.exit_code == 0);
    BOOST_TEST(out.err.find("exploited") == std::string::npos);
-   BOOST_TEST(out.err.find("missed") == std::string::npos);
 }
 
 // A small bin's links, overwritten after free: the unlink reports instead of writing through them.

@@ -56,7 +56,8 @@ BA_DETAIL_FN void *ba_detail_tmalloc_small(ba_heap *h, size_t nb)
    unsigned i = ba_detail_bit2idx(ba_detail_least_bit(h->treemap));
    ba_detail_tch *t = h->treebins[i], *v = t;
    size_t rsize = ba_detail_chunksize(&t->c) - nb;
-   while ((t = ba_detail_leftmost_child(t)) != 0) {
+   unsigned steps = 0;
+   while ((t = ba_detail_tree_step(h, ba_detail_leftmost_child(t), &steps)) != 0) {
       size_t trem = ba_detail_chunksize(&t->c) - nb;
       if (trem < rsize) { rsize = trem; v = t; }
    }
@@ -69,7 +70,7 @@ BA_DETAIL_FN void *ba_detail_tmalloc_large(ba_heap *h, size_t nb)
 {
    ba_detail_tch *v = 0, *t;
    size_t rsize = (size_t)0 - nb;   /* unsigned negation: larger than any fit */
-   unsigned idx = ba_detail_tree_index(nb);
+   unsigned idx = ba_detail_tree_index(nb), steps = 0;
    if ((t = h->treebins[idx]) != 0) {
       /* Walk down the trie along nb's bits, remembering the deepest right subtree not taken. */
       size_t sizebits = nb << ba_detail_tree_leftshift(idx);
@@ -81,8 +82,8 @@ BA_DETAIL_FN void *ba_detail_tmalloc_large(ba_heap *h, size_t nb)
             v = t;
             if ((rsize = trem) == 0) break;
          }
-         rt = t->child[1];
-         t = t->child[(sizebits >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
+         rt = ba_detail_tree_step(h, t->child[1], &steps);
+         t = ba_detail_tree_step(h, t->child[(sizebits >> (BA_DETAIL_SIZE_BITS - 1)) & 1], &steps);
          if (rt != 0 && rt != t) rst = rt;
          if (t == 0) { t = rst; break; }
          sizebits <<= 1;
@@ -95,7 +96,7 @@ BA_DETAIL_FN void *ba_detail_tmalloc_large(ba_heap *h, size_t nb)
    while (t != 0) {
       size_t trem = ba_detail_chunksize(&t->c) - nb;
       if (trem < rsize) { rsize = trem; v = t; }
-      t = ba_detail_leftmost_child(t);
+      t = ba_detail_tree_step(h, ba_detail_leftmost_child(t), &steps);
    }
    if (v != 0 && rsize < h->dvsize - nb) {
       ba_detail_unlink_large(h, v);
@@ -190,8 +191,11 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
 
 BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
 {
+   /* A small request needs no test against the largest one (a 64-bit constant to load). */
+   if (BA_DETAIL_LIKELY(bytes <= BA_DETAIL_MAX_SMALL_REQUEST))
+      return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
    if (BA_DETAIL_UNLIKELY(bytes >= BA_DETAIL_MAX_REQUEST)) return 0;
-   return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+   return ba_detail_malloc_chunk(h, ba_detail_pad_request(bytes), 1);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

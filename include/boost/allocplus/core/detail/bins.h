@@ -66,13 +66,23 @@ BA_DETAIL_FN int ba_detail_tree_link_ok(const ba_heap *h, const ba_detail_tch *t
           && ((uintptr_t)t & BA_DETAIL_ALIGN_MASK) == 0;
 }
 
+/* Returns: t, a tree link just read from a free chunk (null allowed), after checking it; *steps
+ * counts the links a walk followed, bounded by a few times the trie's depth (a walk down, then its
+ * leftmost children): a forged cycle is reported, not followed forever. */
+BA_DETAIL_FN ba_detail_tch *ba_detail_tree_step(ba_heap *h, ba_detail_tch *t, unsigned *steps)
+{
+   if (t && BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, t) || ++*steps > 4 * BA_DETAIL_SIZE_BITS))
+      ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
+   return t;
+}
+
 BA_DETAIL_FN void ba_detail_insert_small(ba_heap *h, ba_detail_ch *p, size_t s)
 {
    unsigned i = ba_detail_small_index(s);
    ba_detail_ch *b = &h->smallbins[i];
    ba_detail_ch *f = b;
    if (!(h->smallmap & ba_detail_small_bit(i))) h->smallmap |= ba_detail_small_bit(i);
-   else f = b->fd;
+   else if (BA_DETAIL_UNLIKELY((f = b->fd)->bk != b)) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, f);
    b->fd = p;
    f->bk = p;
    p->fd = f;
@@ -114,16 +124,18 @@ BA_DETAIL_FN void ba_detail_insert_large(ba_heap *h, ba_detail_tch *x, size_t s)
    {
       ba_detail_tch *t = *slot;
       size_t k = s << ba_detail_tree_leftshift(i);
+      unsigned steps = 0;
       for (;;) {
          if (ba_detail_chunksize(&t->c) != s) {
             ba_detail_tch **c = &t->child[(k >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
             k <<= 1;
-            if (*c) { t = *c; continue; }
+            if (*c) { t = ba_detail_tree_step(h, *c, &steps); continue; }
             *c = x;
             x->parent = t;
             x->c.fd = x->c.bk = &x->c;
          } else {
             ba_detail_ch *f = t->c.fd;
+            if (BA_DETAIL_UNLIKELY(f->bk != &t->c)) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
             t->c.fd = f->bk = &x->c;
             x->c.fd = f;
             x->c.bk = &t->c;
@@ -147,9 +159,11 @@ BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
       r->c.fd = f;
    } else {
       ba_detail_tch **rp;
+      unsigned steps = 0;
       if ((r = *(rp = &x->child[1])) != 0 || (r = *(rp = &x->child[0])) != 0) {
          ba_detail_tch **cp;
-         while (*(cp = &r->child[1]) != 0 || *(cp = &r->child[0]) != 0) r = *(rp = cp);
+         ba_detail_tree_step(h, r, &steps);
+         while (*(cp = &r->child[1]) != 0 || *(cp = &r->child[0]) != 0) r = ba_detail_tree_step(h, *(rp = cp), &steps);
          *rp = 0;
       }
    }

@@ -68,7 +68,7 @@ BA_DETAIL_FN int ba_detail_quick_push(ba_heap *h, ba_detail_ch *p, size_t psize)
    if (h->quick_count[i] >= BA_DETAIL_QUICK_LIMIT) return 0;
    p->head |= BA_DETAIL_QUICK;
    /* An empty list's head is null (the last pop read a null link) unless a forged last link was
-    * popped: harmless, the count says where a list ends (and ba_heap_check reports the link). */
+    * popped: harmless, the count says where a list ends and the last link is never read. */
    ba_detail_link_store(mem, h->quick[i]);
    /* The chunk's last word (the next chunk's prev_foot) names its size, as a free chunk's does:
     * backward expansion of the next chunk finds it so (ba_detail_quick_find_before). */
