@@ -55,3 +55,9 @@ if(ALLOCPLUS_VALGRIND AND ALLOCPLUS_SANITIZE STREQUAL "")
     COMMAND ${ALLOCPLUS_VALGRIND} --leak-check=full --error-exitcode=42 $<TARGET_FILE:one_heap_leaky> clean)
   set_tests_properties(one_heap_valgrind_clean PROPERTIES LABELS "core;unit")
 endif()
+
+# Heaps over a buffer of yours: abandoned without ba_destroy_heap, or over memory shared with
+# other processes (process-shared lock); other libraries' fork handlers using the heaps.
+allocplus_add_test(one_heap_abandoned_heap_test SOURCES one_heap/abandoned_heap_test.cpp LABELS unit)
+allocplus_add_test(one_heap_shared_heap_test SOURCES one_heap/shared_heap_test.cpp LABELS unit)
+allocplus_add_test(one_heap_fork_handlers_test SOURCES one_heap/fork_handlers_test.cpp LABELS unit)

@@ -88,6 +88,6 @@
 #undef ba_detail_registry
 #undef ba_detail_page_size
 #undef ba_detail_handler
-#undef ba_detail_fork_locked
+#undef ba_detail_fork_owner
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H */

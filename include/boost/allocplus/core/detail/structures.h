@@ -73,7 +73,8 @@ typedef struct ba_detail_huge_header {
 
 struct ba_heap {
    int lock_word;
-   int use_lock;
+   int use_lock;                    /* the kind of lock (BA_DETAIL_LOCK_*, lock.h) */
+   int lock_owner;                  /* a process-shared heap's lock: the holder's pid, or 0 */
    unsigned flags;
    uint64_t smallmap;               /* bit i: small bin i is not empty */
    unsigned treemap;                /* bit i: tree bin i is not empty */
