@@ -17,7 +17,10 @@
 #include <cstring>
 #include <thread>
 
+#include <csignal>
+
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #if !defined(BA_HEAP_PROCESS_SHARED)
 #  define BA_HEAP_PROCESS_SHARED 1   // (before the flag existed: an ordinary lock)
@@ -105,4 +108,34 @@ BOOST_AUTO_TEST_CASE(a_heap_over_shared_memory_needs_the_process_shared_flag)
    BOOST_TEST(h);
    if (h) ba_destroy_heap(h);
    munmap(private_part, 1 << 20);
+}
+
+// A process killed while it holds the lock (in the middle of a call) is reported to the
+// diagnostic handler by the next process that waits for the lock, instead of a hang. The kill
+// lands at a random point, inside the lock or not: attempts go on until one found it inside.
+BOOST_AUTO_TEST_CASE(a_process_that_ends_holding_the_lock_is_reported)
+{
+   child_outcome out = run_in_child([] {
+      ba_set_diagnostic_handler([](const char *message, const void *, const ba_heap *) {
+         std::_Exit(std::strstr(message, "held by a process that ended") ? 0 : 7);
+      });
+      for (int attempt = 0; attempt < 100; ++attempt) {
+         shared_region region;
+         if (region.base == MAP_FAILED) std::_Exit(3);
+         ba_heap *h = ba_create_heap_over(region.base, region_bytes, BA_HEAP_PROCESS_SHARED);
+         if (!h) std::_Exit(4);
+         pid_t pid = fork();
+         if (pid == 0)
+            for (;;) ba_heap_free(h, ba_heap_malloc(h, 64 + 16 * (pid & 7)));
+         usleep(2000 + attempt % 7 * 300);
+         kill(pid, SIGKILL);
+         // Not reaped yet: a zombie has ended too.
+         ba_heap_free(h, ba_heap_malloc(h, 64));   // reported here if the child held the lock
+         waitpid(pid, nullptr, 0);
+      }
+      std::_Exit(8);   // never killed inside the lock in 100 attempts
+   }, 120);
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(!out.timed_out);
+   BOOST_TEST(out.exit_code == 0);
 }
