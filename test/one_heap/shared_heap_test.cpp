@@ -112,7 +112,7 @@ BOOST_AUTO_TEST_CASE(a_heap_over_shared_memory_needs_the_process_shared_flag)
 
 // A process killed while it holds the lock (in the middle of a call) is reported to the
 // diagnostic handler by the next process that waits for the lock, instead of a hang. The kill
-// lands at a random point, inside the lock or not: attempts go on until one found it inside.
+// lands at a random point, inside the lock or not: attempts go on until one lands inside.
 BOOST_AUTO_TEST_CASE(a_process_that_ends_holding_the_lock_is_reported)
 {
    child_outcome out = run_in_child([] {
@@ -125,8 +125,8 @@ BOOST_AUTO_TEST_CASE(a_process_that_ends_holding_the_lock_is_reported)
          ba_heap *h = ba_create_heap_over(region.base, region_bytes, BA_HEAP_PROCESS_SHARED);
          if (!h) std::_Exit(4);
          pid_t pid = fork();
-         if (pid == 0)
-            for (;;) ba_heap_free(h, ba_heap_malloc(h, 64 + 16 * (pid & 7)));
+         if (pid == 0)   // zeroing 1 MiB under the lock: most kills land inside it
+            for (;;) ba_heap_free(h, ba_heap_calloc(h, 1, 1 << 20));
          usleep(2000 + attempt % 7 * 300);
          kill(pid, SIGKILL);
          // Not reaped yet: a zombie has ended too.
