@@ -64,3 +64,9 @@ allocplus_add_test(one_heap_integrity_test SOURCES one_heap/integrity_test.cpp L
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
 allocplus_add_test(one_heap_integrity_checked_test SOURCES one_heap/integrity_test.cpp LABELS core unit
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
+
+# Heaps over a buffer of yours: abandoned without ba_destroy_heap, or over memory shared with
+# other processes (process-shared lock); other libraries' fork handlers using the heaps.
+allocplus_add_test(one_heap_abandoned_heap_test SOURCES one_heap/abandoned_heap_test.cpp LABELS unit)
+allocplus_add_test(one_heap_shared_heap_test SOURCES one_heap/shared_heap_test.cpp LABELS unit)
+allocplus_add_test(one_heap_fork_handlers_test SOURCES one_heap/fork_handlers_test.cpp LABELS unit)

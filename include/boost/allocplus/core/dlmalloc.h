@@ -25,7 +25,9 @@
  *    reports of the heap (a free of a pointer the heap did not hand out), which call the
  *    diagnostic handler.
  *  - Every heap has its own lock unless it was created without one; the default heap always has
- *    one. A heap without a lock must be used by one thread at a time.
+ *    one. A heap without a lock must be used by one thread at a time. Threads made by a raw
+ *    clone(CLONE_VM) without the thread library are not supported (as with glibc's malloc): the
+ *    lock is skipped while the thread library reports one thread.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DLMALLOC_H
 #define BOOST_ALLOCPLUS_CORE_DLMALLOC_H
@@ -116,6 +118,10 @@
                                        * at most 4 GiB) */
 
 #define BA_MALLOC_ALIGNMENT (2 * sizeof(void *))
+
+/* The `locked` argument of ba_create_heap_over for a heap in memory shared by processes
+ * (MAP_SHARED, shm_open): its lock works across processes and is never skipped. */
+#define BA_HEAP_PROCESS_SHARED 2
 
 BOOST_ALLOCPLUS_CORE_BEGIN_DECLS
 
@@ -231,11 +237,24 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
  * Independent heaps. Every block must be freed to the heap that allocated it.
  * ------------------------------------------------------------------------------------------- */
 
-/* Returns: a new heap whose memory comes from mmap, reserving address space in segments of at
- * least `capacity` bytes (0: a default), with a lock if `locked`; null if the system refuses. */
+/* Returns: a new heap whose memory comes from mmap, reserving address space in segments of
+ * `capacity` bytes (0: a default; less when the system refuses that much), with a lock if
+ * `locked` is 1; null if the system refuses, or with errno EINVAL if `locked` is
+ * BA_HEAP_PROCESS_SHARED (this memory is private to the process). */
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap(size_t capacity, int locked);
 /* Returns: a new heap that lives entirely in [base, base + size) and never asks the system for
- * memory; null if the buffer is too small (under 4 KiB) to hold the heap. */
+ * memory; null if the buffer is too small (under 4 KiB) to hold the heap.
+ * `locked`: 0 (no lock: one thread at a time), 1 (a lock between the threads of this process) or
+ * BA_HEAP_PROCESS_SHARED (a lock between processes: for a buffer in shared memory, mapped at the
+ * same address in each of them, as after fork; a process that ends while it holds the lock is
+ * reported to the diagnostic handler by the next one that waits for it). A buffer in shared
+ * memory without BA_HEAP_PROCESS_SHARED is refused: null with errno EINVAL (found once, at
+ * creation, in /proc/self/maps).
+ * The core keeps no pointer to the heap: a heap over a buffer may be abandoned without
+ * ba_destroy_heap (under ASan, destroy it before the buffer is reused: that unpoisons it). fork
+ * does not lock it: in a program with other threads, the child may use it only if no other thread
+ * could be using it at the fork (a process-shared heap needs nothing: parent and child share it).
+ * Complexity: linear in the number of the process's mappings (one read of /proc/self/maps). */
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_create_heap_over(void *base, size_t size, int locked);
 /* Effects: releases every segment and huge block of h to the system (nothing for a heap over a
  * buffer). Returns: the bytes released. Must not be called on the default heap. */

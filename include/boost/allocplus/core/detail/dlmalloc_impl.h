@@ -33,7 +33,7 @@
  *   state.h               the process-wide state (one object with C linkage)
  *   chunk.h               chunk header operations and request padding
  *   instrumentation.h     what ASan and valgrind are told about blocks
- *   lock.h                the heap's spinlock
+ *   lock.h                the heap's lock: plain, held across fork, or process-shared
  *   usage_error.h         reports to the diagnostic handler: usage errors, corruption
  *   accounting.h          the in-use statistics
  *   bins.h                small bins, tree bins, the designated victim, the merge into the top
@@ -41,7 +41,7 @@
  *   free_list.h           the hardened singly linked free list (protected links)
  *   quick_list.h          quick lists of freed small chunks
  *   registry.h            the heap registry and fork, process set-up, the default heap's readiness
- *   address_space.h       reserve, commit, decommit, release; the footprint and its limit
+ *   address_space.h       reserve (smaller when refused), commit, decommit, release; the footprint
  *   segments.h            segments and the top chunk: growth, new segments, trimming
  *   huge_blocks.h         directly mapped blocks with room to grow in place
  *   allocate.h            malloc: the short path and the general path through the bins
@@ -90,6 +90,6 @@
 #undef ba_detail_registry
 #undef ba_detail_page_size
 #undef ba_detail_handler
-#undef ba_detail_fork_locked
+#undef ba_detail_fork_owner
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H */

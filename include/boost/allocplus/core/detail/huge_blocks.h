@@ -40,11 +40,10 @@ BA_DETAIL_FN void *ba_detail_huge_alloc(ba_heap *h, size_t nb, size_t alignment)
    extra = commit > BA_DETAIL_HUGE_EXTRA_MIN ? commit : BA_DETAIL_HUGE_EXTRA_MIN;
    if (extra > h->huge_reserve || (h->flags & BA_DETAIL_HEAP_USER_RESERVE))
       extra = ba_detail_round_up(h->huge_reserve, page);
-   reserve = commit + extra;
-   base = ba_detail_reserve(reserve);
-   if (!base && extra) { reserve = commit; base = ba_detail_reserve(reserve); }
+   /* Less room to grow (down to none) when the system refuses that much address space. */
+   base = ba_detail_reserve_up_to(commit + extra, commit, page, &reserve);
    if (!base) return 0;
-   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve, 0); return 0; }
    ba_detail_poison(base, commit);
    mem = (char *)ba_detail_round_up((size_t)(uintptr_t)(base + lead), alignment > BA_DETAIL_ALIGN ? alignment : BA_DETAIL_ALIGN);
    p = ba_detail_mem2chunk(mem);
@@ -84,12 +83,15 @@ BA_DETAIL_FN void ba_detail_huge_free(ba_heap *h, ba_detail_ch *p)
    h->huge_bytes -= hh->committed;
    hh->magic = 0;
    /* The dynamic threshold (as glibc's): a program that frees a block of this size is likely to
-    * ask for it again, so such sizes stop being mapped one by one. */
+    * ask for it again, so such sizes stop being mapped one by one, and the top keeps twice that
+    * before it trims. The trim threshold only rises here: the hysteresis (segments.h) may have
+    * raised it further, for memory the program showed it wants again. */
    if (!(h->flags & BA_DETAIL_HEAP_USER_MMAP) && size > h->mmap_threshold && size <= BA_DETAIL_MMAP_THRESHOLD_MAX) {
       h->mmap_threshold = size;
-      if (!(h->flags & BA_DETAIL_HEAP_USER_TRIM)) h->trim_threshold = h->trim_check = 2 * size;
+      if (!(h->flags & BA_DETAIL_HEAP_USER_TRIM) && 2 * size > h->trim_threshold)
+         h->trim_threshold = h->trim_check = 2 * size;
    }
-   ba_detail_release((char *)hh, hh->reserved);
+   ba_detail_release((char *)hh, hh->reserved, hh->committed);
 }
 
 /* Resizes huge chunk p in place so that it holds nb bytes (as counted for ordinary chunks):

@@ -3,17 +3,52 @@
  *
  * The heap's lock: a test-and-test-and-set spinlock. The uncontended path is one atomic exchange;
  * under contention it spins briefly, then yields (the holder may be descheduled on few cores).
- * While the process has one thread the exchange is skipped (glibc tells, as it does for its own
- * locks). A heap created without a lock (use_lock 0) is never locked: its owner serializes.
+ * A heap's use_lock says which lock it has:
+ *  - BA_DETAIL_LOCK_NONE: none; its owner serializes.
+ *  - BA_DETAIL_LOCK_PLAIN: the spinlock, skipped while the process has one thread (glibc tells, as
+ *    it does for its own locks). Threads made by a raw clone(CLONE_VM) are not threads to glibc:
+ *    they are not supported, as glibc's malloc does not support them.
+ *  - BA_DETAIL_LOCK_FORK: a plain lock that the thread calling fork holds from the prepare handler
+ *    to the parent's or child's (registry.h). That thread may use the heap meanwhile (the
+ *    handlers of other libraries run then): the slow path lets it in and its unlock leaves the
+ *    lock held.
+ *  - BA_DETAIL_LOCK_SHARED: a heap in memory shared by processes. Its lock is lock_owner, the pid
+ *    of the holder, taken and released out of line and never skipped (a single-threaded process
+ *    is not alone there); lock_word stays 1, so that the inline exchange always sends it there.
+ *    A waiter that spins long checks that the holder still lives, and reports it if not.
+ * The inline paths are written so that one comparison of use_lock with glibc's single-threaded
+ * flag decides whether to exchange (NONE never, PLAIN when threads exist, the others always), and
+ * a release is one store through unlock_word: no more instructions than a plain spinlock's.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
 
 #include <boost/allocplus/core/detail/structures.h>
+#include <boost/allocplus/core/detail/state.h>
+
+#include <fcntl.h>
+#ifndef O_CLOEXEC
+#  define O_CLOEXEC 02000000   /* strict C11 hides it; the Linux ABI's value */
+#endif
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-BA_DETAIL_FN void ba_detail_spin_lock_slow(int *word)
+#define BA_DETAIL_LOCK_NONE   0
+#define BA_DETAIL_LOCK_PLAIN  1
+#define BA_DETAIL_LOCK_FORK   2
+/* Above any value of glibc's single-threaded flag (a char), so that it is never skipped. */
+#define BA_DETAIL_LOCK_SHARED 0x1000
+
+/* The slow path below finds the heap from its lock word. */
+typedef char ba_detail_lock_word_comes_first[offsetof(ba_heap, lock_word) == 0 ? 1 : -1];
+
+/* use_lock changes only in the fork handlers, between PLAIN and FORK, by the thread that holds the
+ * lock: a thread that reads it without the lock (to try it) reads it atomically, one that holds
+ * the lock (to release it) needs not. */
+BA_DETAIL_FN int ba_detail_lock_mode(const ba_heap *h) { return __atomic_load_n(&h->use_lock, __ATOMIC_RELAXED); }
+
+/* The spinlock itself, also the registry's. */
+BA_DETAIL_FN void ba_detail_spin_wait(int *word)
 {
    unsigned spins = 0;
    for (;;) {
@@ -29,15 +64,88 @@ BA_DETAIL_FN void ba_detail_spin_lock_slow(int *word)
       }
    }
 }
-BA_DETAIL_FN void ba_detail_spin_lock(int *word)
+BA_DETAIL_FN void ba_detail_spin_acquire(int *word)
 {
-   if (BA_DETAIL_UNLIKELY(__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))) ba_detail_spin_lock_slow(word);
+   if (BA_DETAIL_UNLIKELY(__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))) ba_detail_spin_wait(word);
 }
-BA_DETAIL_FN void ba_detail_spin_unlock(int *word) { __atomic_store_n(word, 0, __ATOMIC_RELEASE); }
+BA_DETAIL_FN void ba_detail_spin_release(int *word) { __atomic_store_n(word, 0, __ATOMIC_RELEASE); }
 
-/* While the process has one thread (glibc tells, as it does for its own locks), no other thread
- * can hold or want the lock, and only this thread could create one, which it does not do while
- * inside the heap: the atomic exchange, the largest cost of a small malloc, is skipped. */
+/* An identifier of the calling thread, the same in the child of a fork as in the parent. */
+BA_DETAIL_FN uintptr_t ba_detail_thread_id(void) { return (uintptr_t)pthread_self(); }
+
+/* Returns: whether process pid has ended (gone, or a zombie not yet reaped), as /proc tells; 0
+ * when it cannot tell. */
+BA_DETAIL_FN int ba_detail_process_ended(int pid)
+{
+   char path[40], stat[512];
+   int fd;
+   ssize_t n;
+   const char *state;
+   snprintf(path, sizeof path, "/proc/%d/stat", pid);
+   if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return errno == ENOENT;
+   n = read(fd, stat, sizeof stat - 1);
+   close(fd);
+   if (n <= 0) return 0;
+   stat[n] = 0;
+   /* "pid (name) S ...": the name may hold anything, so the state follows the last ')'. */
+   state = strrchr(stat, ')');
+   return state && (state[1] == ' ') && (state[2] == 'Z' || state[2] == 'X');
+}
+
+/* Takes the lock of a process-shared heap: lock_owner goes from 0 to this process's pid. A holder
+ * that has ended is reported to the diagnostic handler (the heap may be half updated): waiting
+ * would hang this process for ever. The check runs every few thousand yields, seldom enough that
+ * a long legitimate hold costs nothing. */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_shared_lock(ba_heap *h)
+{
+   int me = (int)getpid();
+   unsigned spins = 0, yields = 0;
+   for (;;) {
+      int owner = __atomic_load_n(&h->lock_owner, __ATOMIC_RELAXED);
+      if (!owner && __atomic_compare_exchange_n(&h->lock_owner, &owner, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+         return;
+      if (++spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+         __builtin_ia32_pause();
+#endif
+         continue;
+      }
+      spins = 0;
+      sched_yield();
+      if (++yields % 4096 == 0 && owner && owner != me && ba_detail_process_ended(owner)) {
+         ba_diagnostic_handler handler = __atomic_load_n(&ba_detail_handler, __ATOMIC_ACQUIRE);
+         static const char what[] = "the lock of a process-shared heap is held by a process that ended";
+         if (handler) {
+            handler(what, h, h);
+         } else {
+            fprintf(stderr, "allocplus core heap %p: %s (pid %d)\n", (void *)h, what, owner);
+            fflush(stderr);
+         }
+         abort();
+      }
+   }
+}
+
+/* The slow path of a heap's lock, from the first exchange that failed (word is &h->lock_word):
+ * a process-shared heap's lock, a thread that forks entering a heap it holds for the fork, or a
+ * wait for the spinlock. */
+BA_DETAIL_FN void ba_detail_spin_lock_slow(int *word)
+{
+   ba_heap *h = (ba_heap *)(void *)word;
+   int mode = ba_detail_lock_mode(h);
+   if (mode == BA_DETAIL_LOCK_SHARED) {
+      ba_detail_shared_lock(h);
+      return;
+   }
+   if (mode == BA_DETAIL_LOCK_FORK
+       && __atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id())
+      return;
+   ba_detail_spin_wait(word);
+}
+
+/* glibc's flag: 1 while the process has one thread (then no other thread can hold or want the
+ * lock, and only this thread could create one, which it does not do while inside the heap), else
+ * 0. The atomic exchange, the largest cost of a small malloc, is skipped while it is 1. */
 BA_DETAIL_FN int ba_detail_single_threaded(void)
 {
 #if defined(BA_DETAIL_HAVE_SINGLE_THREADED)
@@ -46,24 +154,25 @@ BA_DETAIL_FN int ba_detail_single_threaded(void)
    return 0;
 #endif
 }
-/* Returns: whether h is now locked (or needs no lock), without waiting; 0 when another thread
- * holds the lock. */
+/* Returns: whether h is now locked (or needs no lock), without waiting; 0 when the slow path must
+ * decide (another thread holds the lock, or the lock is a fork's or process-shared). A mode at or
+ * below the single-threaded flag needs no lock: NONE always, PLAIN while there is one thread. */
 BA_DETAIL_FN int ba_detail_try_lock(ba_heap *h)
 {
-   /* One comparison decides whether to lock: use_lock is 0 (never), 1 (when other threads exist)
-    * or 2 (always: the heap may be shared with other processes); single_threaded is 0 or 1. */
-   return h->use_lock <= ba_detail_single_threaded() || !__atomic_exchange_n(&h->lock_word, 1, __ATOMIC_ACQUIRE);
+   return ba_detail_lock_mode(h) <= ba_detail_single_threaded()
+       || !__atomic_exchange_n(&h->lock_word, 1, __ATOMIC_ACQUIRE);
 }
 BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
 {
    if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) ba_detail_spin_lock_slow(&h->lock_word);
 }
-/* Clearing a lock that was skipped is harmless (no other thread exists to hold it), and so is
- * clearing the unused word of a heap without a lock (its owner serializes): one store, cheaper
- * than asking again whether the lock was taken. */
+/* One store, whatever the kind of lock: to the word unlock_word names (structures.h), which a
+ * fork's lock and a process-shared lock point elsewhere. Clearing a lock that was skipped, or that
+ * a heap without a lock never takes, is harmless (no other thread can hold it), and cheaper than
+ * asking again whether it was taken. */
 BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
 {
-   ba_detail_spin_unlock(&h->lock_word);
+   __atomic_store_n(h->unlock_word, 0, __ATOMIC_RELEASE);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

@@ -1,11 +1,11 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * Heaps and the process: the registry of every heap (around fork, when other threads exist, every
- * heap's lock is taken, so that the child never inherits a lock held by a thread it does not
- * have), the one-time set-up of the process state (page size, fork handlers), the initialization
- * of a heap record, and the default heap's readiness check, which every call on the default heap
- * makes and which costs two instructions inline (the set-up itself is out of line).
+ * Heaps and the process: the registry of the heaps that fork must lock (so that the child never
+ * inherits a lock held by a thread it does not have), the fork handlers, the one-time set-up of
+ * the process state (page size, fork handlers), the initialization of a heap record, and the
+ * default heap's readiness check, which every call on the default heap makes and which costs two
+ * instructions inline (the set-up itself is out of line).
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
@@ -16,25 +16,55 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-/* The heaps' locks are taken only when other threads exist, and the decision is recorded: the
- * child is single-threaded again, so the lock functions' own test would disagree there. */
+/* The registry lock. The thread that forks holds it from the prepare handler to the parent's or
+ * child's handler, and may need it meanwhile (another library's fork handler that creates or
+ * destroys a heap, or is the first to use the default heap): it is let in then. Returns: whether
+ * the lock was taken here (to pass to ba_detail_registry_leave). */
+BA_DETAIL_FN int ba_detail_registry_enter(void)
+{
+   if (__atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) return 0;
+   ba_detail_spin_acquire(&ba_detail_registry_lock);
+   return 1;
+}
+BA_DETAIL_FN void ba_detail_registry_leave(int entered)
+{
+   if (entered) ba_detail_spin_release(&ba_detail_registry_lock);
+}
+
+/* Around fork, when other threads exist, every registered heap's lock is taken, so that the
+ * child never inherits a lock held by a thread it does not have, nor a heap in the middle of a
+ * change. The forking thread is recorded, and each heap it locked is marked BA_DETAIL_LOCK_FORK:
+ * the fork handlers of other libraries run between ours (those registered before ours run their
+ * prepare after it and their parent and child handlers before ours), in that thread, and may use
+ * the heaps; lock.h lets that thread in and keeps the lock held when it leaves. The order in which
+ * the handlers were registered thus does not matter. In the child the heaps the parent's other
+ * threads used are sound (the locks kept them out) and unlocked by the child handler. */
 BA_DETAIL_FN void ba_detail_fork_prepare(void)
 {
    ba_heap *h;
-   ba_detail_spin_lock(&ba_detail_registry_lock);
-   ba_detail_fork_locked = !ba_detail_single_threaded();
-   if (ba_detail_fork_locked)
+   ba_detail_spin_acquire(&ba_detail_registry_lock);
+   __atomic_store_n(&ba_detail_fork_owner, ba_detail_thread_id(), __ATOMIC_RELAXED);
+   if (!ba_detail_single_threaded())
       for (h = ba_detail_registry; h; h = h->registry_next)
-         if (h->use_lock) ba_detail_spin_lock(&h->lock_word);
+         if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_PLAIN) {
+            ba_detail_spin_acquire(&h->lock_word);
+            __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_FORK, __ATOMIC_RELAXED);
+            h->unlock_word = &h->lock_owner;   /* the forking thread's unlocks keep it held */
+         }
 }
+/* The parent's and the child's handler: releases what prepare took (not the heaps created since,
+ * whose locks prepare did not take). */
 BA_DETAIL_FN void ba_detail_fork_release(void)
 {
    ba_heap *h;
-   if (ba_detail_fork_locked)
-      for (h = ba_detail_registry; h; h = h->registry_next)
-         if (h->use_lock) ba_detail_spin_unlock(&h->lock_word);
-   ba_detail_fork_locked = 0;
-   ba_detail_spin_unlock(&ba_detail_registry_lock);
+   for (h = ba_detail_registry; h; h = h->registry_next)
+      if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_FORK) {
+         __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_PLAIN, __ATOMIC_RELAXED);
+         h->unlock_word = &h->lock_word;
+         ba_detail_spin_release(&h->lock_word);
+      }
+   __atomic_store_n(&ba_detail_fork_owner, (uintptr_t)0, __ATOMIC_RELAXED);
+   ba_detail_spin_release(&ba_detail_registry_lock);
 }
 
 /* Precondition: the registry lock is held. */
@@ -49,33 +79,60 @@ BA_DETAIL_FN void ba_detail_global_init_locked(void)
    }
 }
 
-BA_DETAIL_FN void ba_detail_register(ba_heap *h)
+/* Only heaps whose memory is the core's and that have a (plain) lock are registered: a heap
+ * without a lock has nothing to take around fork, a process-shared heap's lock needs nothing (the
+ * parent's holder releases it in the shared memory), and a heap over a caller's buffer must leave
+ * no pointer to it behind, since the buffer may go away without ba_destroy_heap. */
+BA_DETAIL_FN int ba_detail_registered(const ba_heap *h)
 {
-   ba_detail_spin_lock(&ba_detail_registry_lock);
-   ba_detail_global_init_locked();
+   return !(h->flags & BA_DETAIL_HEAP_NO_SYSTEM) && ba_detail_lock_mode(h) != BA_DETAIL_LOCK_NONE
+       && ba_detail_lock_mode(h) != BA_DETAIL_LOCK_SHARED;
+}
+
+/* Precondition: the registry lock is held. */
+BA_DETAIL_FN void ba_detail_link_heap(ba_heap *h)
+{
    h->registry_prev = 0;
    h->registry_next = ba_detail_registry;
    if (ba_detail_registry) ba_detail_registry->registry_prev = h;
    ba_detail_registry = h;
-   ba_detail_spin_unlock(&ba_detail_registry_lock);
+}
+
+BA_DETAIL_FN void ba_detail_register(ba_heap *h)
+{
+   int entered = ba_detail_registry_enter();
+   ba_detail_global_init_locked();
+   if (ba_detail_registered(h)) ba_detail_link_heap(h);
+   ba_detail_registry_leave(entered);
 }
 
 BA_DETAIL_FN void ba_detail_unregister(ba_heap *h)
 {
-   ba_detail_spin_lock(&ba_detail_registry_lock);
+   int entered;
+   if (!ba_detail_registered(h)) return;
+   entered = ba_detail_registry_enter();
    if (h->registry_prev) h->registry_prev->registry_next = h->registry_next;
    else ba_detail_registry = h->registry_next;
    if (h->registry_next) h->registry_next->registry_prev = h->registry_prev;
-   ba_detail_spin_unlock(&ba_detail_registry_lock);
+   ba_detail_registry_leave(entered);
 }
 
 BA_DETAIL_FN size_t ba_detail_page(void) { return __atomic_load_n(&ba_detail_page_size, __ATOMIC_ACQUIRE); }
 
-/* Sets up the fields of an empty heap; the bins need nothing (the bitmaps say they are empty). */
+/* Sets up the fields of an empty heap; the bins need nothing (the bitmaps say they are empty).
+ * `locked` is the argument of the public functions: 0, BA_HEAP_PROCESS_SHARED or another value
+ * (a plain lock). */
 BA_DETAIL_FN void ba_detail_heap_init(ba_heap *h, size_t segment_reserve, int locked, unsigned flags)
 {
    memset(h, 0, sizeof *h);
-   h->use_lock = locked != 0;
+   if (locked == BA_HEAP_PROCESS_SHARED) {
+      h->use_lock = BA_DETAIL_LOCK_SHARED;
+      h->lock_word = 1;   /* for ever: the inline exchange then always reaches the shared lock */
+      h->unlock_word = &h->lock_owner;
+   } else {
+      h->use_lock = locked != 0 ? BA_DETAIL_LOCK_PLAIN : BA_DETAIL_LOCK_NONE;
+      h->unlock_word = &h->lock_word;
+   }
    h->flags = flags;
    h->segment_reserve = segment_reserve;
    h->trim_threshold = h->trim_check = BA_DETAIL_TRIM_THRESHOLD;
@@ -100,16 +157,14 @@ BA_DETAIL_FN void ba_detail_set_flag(ba_heap *h, unsigned flag)
 BA_DETAIL_OUT_OF_LINE_FN void ba_detail_init_default(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
-   ba_detail_spin_lock(&ba_detail_registry_lock);
+   int entered = ba_detail_registry_enter();
    if (!(__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & BA_DETAIL_HEAP_READY)) {
       ba_detail_global_init_locked();
       ba_detail_heap_init(h, BA_DETAIL_DEFAULT_SEGMENT, 1, 0);
-      h->registry_next = ba_detail_registry;
-      if (ba_detail_registry) ba_detail_registry->registry_prev = h;
-      ba_detail_registry = h;
+      ba_detail_link_heap(h);
       __atomic_store_n(&h->flags, BA_DETAIL_HEAP_READY, __ATOMIC_RELEASE);
    }
-   ba_detail_spin_unlock(&ba_detail_registry_lock);
+   ba_detail_registry_leave(entered);
 }
 
 BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_heap *ba_detail_default(void)

@@ -101,7 +101,8 @@ BA_DETAIL_FN int ba_detail_grow_top(ba_heap *h, size_t bytes)
 }
 
 /* Starts a new segment large enough for a chunk of nb bytes and moves the top there; the old top
- * becomes an ordinary free chunk. Returns 1 on success. */
+ * becomes an ordinary free chunk. The segment reserves segment_reserve bytes, or less down to what
+ * the chunk needs when the system refuses that much address space. Returns 1 on success. */
 BA_DETAIL_FN int ba_detail_new_segment(ba_heap *h, size_t nb)
 {
    size_t page = ba_detail_page();
@@ -112,13 +113,13 @@ BA_DETAIL_FN int ba_detail_new_segment(ba_heap *h, size_t nb)
    if (nb > BA_DETAIL_MAX_REQUEST) return 0;
    need = ba_detail_round_up(nb + overhead, page);
    reserve = need > h->segment_reserve ? need : h->segment_reserve;
+   if (!ba_detail_footprint_allows(h, need)) return 0;
+   base = ba_detail_reserve_up_to(reserve, need, page, &reserve);
+   if (!base) return 0;
    commit = ba_detail_round_up(need + h->top_pad, BA_DETAIL_COMMIT_GRANULE);
    if (commit > reserve) commit = reserve;
    if (!ba_detail_footprint_allows(h, commit)) commit = need;
-   if (!ba_detail_footprint_allows(h, commit)) return 0;
-   base = ba_detail_reserve(reserve);
-   if (!base) return 0;
-   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve); return 0; }
+   if (!ba_detail_commit(base, commit)) { ba_detail_release(base, reserve, 0); return 0; }
    ba_detail_poison(base, commit);
    ba_detail_footprint_add(h, commit);
    s = ba_detail_place_segment(base, reserve, commit, 0, 0);
@@ -153,7 +154,7 @@ BA_DETAIL_FN size_t ba_detail_release_unused_segments(ba_heap *h)
          *link = s->next;
          released += s->committed;
          h->footprint -= s->committed;
-         ba_detail_release(s->base, s->reserved);
+         ba_detail_release(s->base, s->reserved, s->committed);
          continue;
       }
       link = &s->next;

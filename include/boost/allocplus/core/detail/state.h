@@ -20,7 +20,8 @@ typedef struct ba_detail_state {
    ba_heap *registry;               /* every heap, for fork */
    size_t page_size;                /* 0 until the first heap is set up */
    ba_diagnostic_handler handler;
-   int fork_locked;                 /* the fork handlers took the heaps' locks */
+   uintptr_t fork_owner;            /* the thread that forks, while the fork handlers hold the
+                                     * locks (see registry.h); 0 otherwise */
 } ba_detail_state;
 
 /* One object with C linkage and a versioned name: the C implementation and every C++ unit (and
@@ -38,7 +39,7 @@ BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
 #define ba_detail_registry             (ba_core_v1_state.registry)
 #define ba_detail_page_size            (ba_core_v1_state.page_size)
 #define ba_detail_handler              (ba_core_v1_state.handler)
-#define ba_detail_fork_locked          (ba_core_v1_state.fork_locked)
+#define ba_detail_fork_owner           (ba_core_v1_state.fork_owner)
 
 BOOST_ALLOCPLUS_CORE_END_DECLS
 
