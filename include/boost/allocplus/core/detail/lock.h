@@ -129,7 +129,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_shared_lock(ba_heap *h)
 /* The slow path of a heap's lock, from the first exchange that failed (word is &h->lock_word):
  * a process-shared heap's lock, a thread that forks entering a heap it holds for the fork, or a
  * wait for the spinlock. */
-BA_DETAIL_FN void ba_detail_spin_lock_slow(int *word)
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_spin_lock_slow(int *word)
 {
    ba_heap *h = (ba_heap *)(void *)word;
    int mode = ba_detail_lock_mode(h);
