@@ -46,11 +46,25 @@ bool overlap(const void *a, std::size_t an, const void *b, std::size_t bn)
    return x < y + bn && y < x + an;
 }
 
-// Words of the chunk a block belongs to, as an overrun or a write after free reaches them:
-// [-2] is the previous chunk's size (its last word while it is in use), [-1] this chunk's size
-// and flags, [0] the first word of the payload (a free block's link).
-std::size_t *words(void *block) { return static_cast<std::size_t *>(block); }
-constexpr std::size_t previous_in_use = 1;
+// The words of the chunk a block belongs to, as an overrun or a write after free reaches them:
+// word -2 is the previous chunk's size (its last word while it is in use), -1 this chunk's size
+// and flags, 0 the first word of the payload (a free block's link). The misuse is the point of
+// these tests: ASan, told by the heap that the words belong to no live block, must let it happen.
+__attribute__((no_sanitize("address"))) std::uintptr_t peek(void *block, std::ptrdiff_t word)
+{
+   return static_cast<std::uintptr_t *>(block)[word];
+}
+__attribute__((no_sanitize("address"))) void poke(void *block, std::ptrdiff_t word, std::uintptr_t value)
+{
+   static_cast<std::uintptr_t *>(block)[word] = value;
+}
+void poke(void *block, std::ptrdiff_t word, const void *value) { poke(block, word, reinterpret_cast<std::uintptr_t>(value)); }
+// The link a quick-listed block's first word holds to `next`, as the heap protects it.
+std::uintptr_t protected_link(const void *block, const void *next)
+{
+   return (reinterpret_cast<std::uintptr_t>(block) >> 12) ^ reinterpret_cast<std::uintptr_t>(next);
+}
+constexpr std::uintptr_t previous_in_use = 1;
 
 struct heap_fixture {
    ba_heap *h = ba_create_heap(0, 1);
@@ -97,8 +111,8 @@ BOOST_AUTO_TEST_CASE(forged_previous_size_is_reported)
       // to the designated victim, over `pin` and `live`.
       char *victim_space = static_cast<char *>(small) + 1008;   // its chunk, less 16 bytes
       std::size_t distance = static_cast<std::size_t>(static_cast<char *>(victim_block) - victim_space);
-      words(victim_block)[-2] = distance;
-      words(victim_block)[-1] &= ~previous_in_use;
+      poke(victim_block, -2, distance);
+      poke(victim_block, -1, peek(victim_block, -1) & ~previous_in_use);
       ba_heap_free(h, victim_block);
       for (int i = 0; i < 6; ++i) {
          void *x = ba_heap_malloc(h, 2000);
@@ -118,7 +132,7 @@ BOOST_AUTO_TEST_CASE(planted_quick_list_link_is_never_handed_out)
    (void)guard;
    child_outcome out = run_in_child([&] {
       ba_heap_free(h, a);
-      *static_cast<void **>(a) = target + 16;   // the write after free
+      poke(a, 0, target + 16);   // the write after free
       void *first = ba_heap_malloc(h, 32);
       void *second = ba_heap_malloc(h, 32);
       if (overlap(first, 32, target, sizeof target) || overlap(second, 32, target, sizeof target))
@@ -142,7 +156,7 @@ BOOST_AUTO_TEST_CASE(forged_quick_list_link_to_a_fake_chunk_is_reported)
       ba_heap_free(h, a);   // the list: a, then b
       void *planted = &fake[2];
       fake[1] = 0x30 | 3;   // a size, in use, but not flagged as held in a quick list
-      *static_cast<std::uintptr_t *>(a) = (reinterpret_cast<std::uintptr_t>(a) >> 12) ^ reinterpret_cast<std::uintptr_t>(planted);
+      poke(a, 0, protected_link(a, planted));
       void *first = ba_heap_malloc(h, 32), *second = ba_heap_malloc(h, 32);
       if (first == planted || second == planted) std::fputs("exploited\n", stderr);
    });
@@ -160,7 +174,7 @@ BOOST_AUTO_TEST_CASE(forged_last_quick_link_is_not_followed)
       ba_heap_free(h, a);
       void *planted = &fake[2];
       fake[1] = 0x30 | 2 | 4 | 1;   // a perfect quick chunk of 48 bytes
-      *static_cast<std::uintptr_t *>(a) = (reinterpret_cast<std::uintptr_t>(a) >> 12) ^ reinterpret_cast<std::uintptr_t>(planted);
+      poke(a, 0, protected_link(a, planted));
       void *first = ba_heap_malloc(h, 32), *second = ba_heap_malloc(h, 32);
       if (first != a || second == planted) std::fputs("exploited\n", stderr);
       ba_heap_free(h, second);
@@ -190,8 +204,8 @@ BOOST_AUTO_TEST_CASE(overwritten_bin_link_is_reported)
       for (void *p : held) ba_heap_free(h, p);   // the quick list of 608-byte chunks is full
       ba_heap_free(h, a);   // so a and b go to a small bin
       ba_heap_free(h, b);
-      static_cast<void **>(a)[0] = &target[0];   // fd
-      static_cast<void **>(a)[1] = &target[0];   // bk
+      poke(a, 0, &target[0]);   // fd
+      poke(a, 1, &target[0]);   // bk
       for (int i = 0; i < 10; ++i) ba_heap_malloc(h, 600);
       for (void *t : target)
          if (t) std::fputs("exploited\n", stderr);
@@ -210,7 +224,7 @@ BOOST_AUTO_TEST_CASE(overwritten_tree_link_is_reported)
       ba_heap_free(h, a);   // the node of its tree bin
       ba_heap_free(h, b);   // the same size: in a's ring
       // a's tree fields, payload words 0..4: fd, bk, child[0], child[1], parent.
-      static_cast<void **>(a)[2] = &target[0];
+      poke(a, 2, &target[0]);
       void *x = ba_heap_malloc(h, 3000);
       (void)x;
       for (void *t : target)
@@ -363,7 +377,7 @@ BOOST_AUTO_TEST_CASE(a_corrupted_heap_refuses_later_calls)
    ba_heap_free(h, a);
    alignas(16) static std::size_t fake[8];
    fake[1] = 0x30 | 3;
-   *static_cast<std::uintptr_t *>(a) = (reinterpret_cast<std::uintptr_t>(a) >> 12) ^ reinterpret_cast<std::uintptr_t>(&fake[2]);
+   poke(a, 0, protected_link(a, &fake[2]));
    reported = nullptr;
    ba_diagnostic_handler previous = ba_set_diagnostic_handler(escape_handler);
    if (setjmp(escape) == 0) {
