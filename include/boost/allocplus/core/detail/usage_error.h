@@ -14,6 +14,7 @@
 
 #include <boost/allocplus/core/detail/lock.h>
 #include <boost/allocplus/core/detail/state.h>
+#include <boost/allocplus/core/detail/instrumentation.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -46,6 +47,8 @@ BA_DETAIL_OUT_OF_LINE_FN __attribute__((noreturn, cold)) void ba_detail_usage_er
 BA_DETAIL_FN void ba_detail_mark_corrupted(ba_heap *h)
 {
    h->corrupted = 1;
+   /* (memset is a libc call ASan checks: the record may lie in memory the heap poisoned.) */
+   ba_detail_unpoison(h->quick_count, sizeof h->quick_count);
    memset(h->quick_count, 0, sizeof h->quick_count);
    h->smallmap = ~(uint64_t)0;
    h->treemap = ~0u;
