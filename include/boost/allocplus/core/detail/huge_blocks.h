@@ -65,10 +65,15 @@ BA_DETAIL_FN void *ba_detail_huge_alloc(ba_heap *h, size_t nb, size_t alignment)
    return mem;
 }
 
+/* Whether p, whose header says it is a huge chunk, is one of h's: h has huge blocks at all, the
+ * offset to its mapping's base is plausible (computed in integers: a forged one must not wrap a
+ * pointer), and the header there names h. */
 BA_DETAIL_FN int ba_detail_huge_valid(const ba_heap *h, const ba_detail_ch *p)
 {
-   const ba_detail_huge_header *hh = ba_detail_huge_of(p);
-   return p->prev_foot >= BA_DETAIL_HUGE_HEADER && ((uintptr_t)hh & (ba_detail_page() - 1)) == 0
+   uintptr_t base = (uintptr_t)p - p->prev_foot;
+   const ba_detail_huge_header *hh = (const ba_detail_huge_header *)base;
+   return h->huge != 0 && p->prev_foot >= BA_DETAIL_HUGE_HEADER && p->prev_foot < (uintptr_t)p
+       && (base & (ba_detail_page() - 1)) == 0
        && hh->heap == h && hh->magic == ((size_t)(uintptr_t)h ^ BA_DETAIL_HUGE_MAGIC);
 }
 
