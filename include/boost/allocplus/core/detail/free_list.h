@@ -14,7 +14,8 @@
  * misaligned 15 times in 16: every read of a link checks the alignment (ba_detail_link_valid), and
  * the engine checks the node it pops (the quick lists: its size and its in-list flag).
  *
- * No state: an engine keeps its list heads (unprotected, in its own records) and counts.
+ * No state and no list type: an engine keeps its list heads (unprotected, in its own records) and
+ * its counts, and stores and reads its links through these functions (quick_list.h).
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_FREE_LIST_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_FREE_LIST_H
@@ -44,29 +45,6 @@ BA_DETAIL_FN void *ba_detail_link_load(const void *slot)
 BA_DETAIL_FN int ba_detail_link_valid(const void *node, uintptr_t align_mask)
 {
    return ((uintptr_t)node & align_mask) == 0;
-}
-
-/* A list of nodes whose link is their first word. */
-typedef struct ba_detail_free_list {
-   void *first;
-} ba_detail_free_list;
-
-BA_DETAIL_FN void ba_detail_free_list_push(ba_detail_free_list *list, void *node)
-{
-   ba_detail_link_store(node, list->first);
-   list->first = node;
-}
-
-/* Precondition: the list is not empty. Returns: its first node, unlinked, or null when the link
- * to the node after it fails the alignment check (a forged link: the list is left as it was, for
- * the engine to report). */
-BA_DETAIL_FN void *ba_detail_free_list_pop(ba_detail_free_list *list, uintptr_t align_mask)
-{
-   void *node = list->first;
-   void *next = ba_detail_link_load(node);
-   if (BA_DETAIL_UNLIKELY(!ba_detail_link_valid(next, align_mask))) return 0;
-   list->first = next;
-   return node;
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS
