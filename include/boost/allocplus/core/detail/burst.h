@@ -74,14 +74,14 @@ BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_
 BA_DETAIL_FN const char *ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_t *bytes, size_t *chunks)
 {
    const char *fault = 0;
-   size_t count = 0;
+   size_t count = 0, freed = 0;   /* locals, not *bytes: the heap's stores could alias it */
    void *node = chain->first;
    while (node && (fault = ba_detail_block_fault(h, node)) == 0) {
       void *next = ba_chain_next(node);
       ba_detail_ch *p = ba_detail_mem2chunk(node);
       size_t psize = ba_detail_chunksize(p);
       ++count;
-      *bytes += psize;
+      freed += psize;
       ba_detail_block_died(node, ba_detail_usable(p));
       if (ba_detail_is_huge(p)) {
          ba_detail_huge_free(h, p);
@@ -90,14 +90,14 @@ BA_DETAIL_FN const char *ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_
       }
       /* Swallow the next blocks while each is the chunk just after: one dispose for the run. */
       while (next && ba_detail_mem2chunk(next) == ba_detail_plus(p, psize)
-             && (fault = ba_detail_block_fault(h, next)) == 0) {
+             && (fault = ba_detail_next_block_fault(h, ba_detail_plus(p, psize))) == 0) {
          ba_detail_ch *q = ba_detail_mem2chunk(next);
          size_t qsize = ba_detail_chunksize(q);
          void *after = ba_chain_next(next);
          ba_detail_block_died(next, ba_detail_usable(q));
          ba_detail_forget_header(q);
          ++count;
-         *bytes += qsize;
+         freed += qsize;
          psize += qsize;
          next = after;
       }
@@ -107,6 +107,7 @@ BA_DETAIL_FN const char *ba_detail_free_chain(ba_heap *h, ba_chain *chain, size_
       if (fault) break;
    }
    *chunks += count;
+   *bytes += freed;
    if (!fault) {
       ba_chain_init(chain);
       return 0;

@@ -61,6 +61,11 @@ BA_DETAIL_FN void ba_detail_dispose_chunk(ba_heap *h, ba_detail_ch *p, size_t ps
       psize += prevsize;
       p = prev;
       if (p != h->dv) {
+         if (!ba_detail_is_small(prevsize) && (next->head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_INUSE_BITS
+             && ba_detail_tree_root_may_grow(h, (ba_detail_tch *)(void *)p, psize)) {
+            ba_detail_set_free_with_pinuse(p, psize, next);
+            return;
+         }
          ba_detail_unlink_chunk(h, p, prevsize);
       } else if ((next->head & BA_DETAIL_INUSE_BITS) == BA_DETAIL_INUSE_BITS) {
          h->dvsize = psize;

@@ -42,6 +42,16 @@ BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
 }
 #endif
 
+/* The part of ba_detail_looks_in_use that reads p's own head, for a p already known to lie in
+ * the heap's range. */
+BA_DETAIL_FN int ba_detail_head_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
+{
+   size_t size = ba_detail_chunksize(p);
+   return (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
+          && size >= BA_DETAIL_MIN_CHUNK && size < (size_t)(h->greatest_addr - (const char *)p)
+          && ba_detail_pinuse(ba_detail_plus(p, size));
+}
+
 /* Whether chunk p, not huge, passes the checks an unchecked build can afford, glibc's on a free:
  * inside the heap's range with its whole size, in use and not in a quick list (a double free of a
  * quick-listed block), at least a minimum chunk, and the next chunk knows it in use (catches most
@@ -49,11 +59,7 @@ BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
 BA_DETAIL_FN int ba_detail_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
 {
    const char *c = (const char *)p;
-   size_t size = ba_detail_chunksize(p);
-   return c >= h->least_addr && c < h->greatest_addr
-          && (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
-          && size >= BA_DETAIL_MIN_CHUNK && size < (size_t)(h->greatest_addr - c)
-          && ba_detail_pinuse(ba_detail_plus(p, size));
+   return c >= h->least_addr && c < h->greatest_addr && ba_detail_head_looks_in_use(h, p);
 }
 
 #define BA_DETAIL_NOT_A_BLOCK "free of a pointer that is not an in-use block of this heap (a double free, a pointer into a block or a corrupted header)"
@@ -99,6 +105,18 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
       ba_detail_usage_error(h, fault, mem);
    }
    return ba_detail_mem2chunk(mem);
+}
+
+/* ba_detail_block_fault for q, the chunk that starts where an in-use chunk checked before it
+ * ends (a burst free's run): q is known to be aligned and inside the heap, so only its own head
+ * is checked. */
+BA_DETAIL_FN const char *ba_detail_next_block_fault(ba_heap *h, const ba_detail_ch *q)
+{
+#if BOOST_ALLOCPLUS_CHECKED
+   return ba_detail_block_fault(h, ba_detail_chunk2mem(q));
+#else
+   return BA_DETAIL_LIKELY(ba_detail_head_looks_in_use(h, q)) ? 0 : BA_DETAIL_NOT_A_BLOCK;
+#endif
 }
 
 /* Trims the top when it has grown past the threshold; a trim that finds nothing to give back
