@@ -93,10 +93,12 @@ struct three_in_a_row {
       if (middle) a.deallocate(middle, nm);
       if (after) a.deallocate(after, na);
    }
-   //! Frees the block before the middle one (room for a backward expansion).
-   void free_before() { a.deallocate(before, nb), before = nullptr; }
-   //! Frees the block after the middle one (room for a forward expansion).
-   void free_after() { a.deallocate(after, na), after = nullptr; }
+   //! Frees the block before the middle one (room for a backward expansion). A small block freed
+   //! to the default heap stays in the thread's cache, in use to the heap: it is flushed, so that
+   //! the heap can expand into it.
+   void free_before() { a.deallocate(before, nb), before = nullptr, ba_thread_cache_flush(); }
+   //! Frees the block after the middle one (room for a forward expansion), flushed as above.
+   void free_after() { a.deallocate(after, na), after = nullptr, ba_thread_cache_flush(); }
    //! The middle block was replaced by the result of an allocation command.
    void middle_is(T *p) { middle = p; }
 };

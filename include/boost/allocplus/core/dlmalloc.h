@@ -113,6 +113,8 @@
 #define BA_OPTION_TRIM_THRESHOLD   1  /* free top bytes kept before trimming (SIZE_MAX: never trim) */
 #define BA_OPTION_MMAP_THRESHOLD   2  /* requests at or above are mapped directly (SIZE_MAX: never) */
 #define BA_OPTION_RELEASE_RATE     3  /* frees between two scans for unused segments (0: never) */
+#define BA_OPTION_THREAD_CACHE     5  /* default heap: bytes each thread may cache (0: no caches);
+                                       * applies to the caches of threads that make theirs after */
 #define BA_OPTION_HUGE_RESERVE     4  /* address space reserved after each huge block, so that it can
                                        * expand in place (default: the block's size, at least 64 MiB,
                                        * at most 4 GiB) */
@@ -157,6 +159,9 @@ typedef struct ba_heap_stats {
    size_t huge_blocks;       /* directly mapped blocks */
    size_t huge_bytes;        /* committed bytes of directly mapped blocks */
    size_t footprint_limit;   /* the limit on system_bytes (SIZE_MAX: none) */
+   size_t cached_bytes;      /* default heap: bytes of the blocks freed into the threads' caches
+                              * and of the caches' own records, which in_use_* leave out */
+   size_t cached_blocks;     /* the blocks freed into the threads' caches */
 } ba_heap_stats;
 
 /* What ba_check found: the first broken invariant, or what == null. */
@@ -232,6 +237,12 @@ BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain);
 BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad);
 /* The default heap, for the ba_heap_* functions. */
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
+
+/* Effects: gives the blocks the calling thread's cache holds, and the full magazines shared
+ * between the threads, back to the default heap (so that ba_trim can return them). A thread's
+ * cache is given back when the thread exits, by ba_trim, and before an allocation reports that
+ * memory is exhausted. Complexity: linear in the blocks given back. */
+BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Independent heaps. Every block must be freed to the heap that allocated it.
@@ -363,6 +374,7 @@ using boost::allocplus::core_abi_v1::ba_multialloc_arrays;
 using boost::allocplus::core_abi_v1::ba_multidealloc;
 using boost::allocplus::core_abi_v1::ba_trim;
 using boost::allocplus::core_abi_v1::ba_default_heap;
+using boost::allocplus::core_abi_v1::ba_thread_cache_flush;
 using boost::allocplus::core_abi_v1::ba_create_heap;
 using boost::allocplus::core_abi_v1::ba_create_heap_over;
 using boost::allocplus::core_abi_v1::ba_destroy_heap;

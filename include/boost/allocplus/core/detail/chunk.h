@@ -72,6 +72,24 @@ BA_DETAIL_FN void ba_detail_set_inuse_and_pinuse(ba_detail_ch *p, size_t s)
 BA_DETAIL_FN void ba_detail_set_size_and_pinuse_of_inuse(ba_detail_ch *p, size_t s)
 { p->head = s | BA_DETAIL_PINUSE | BA_DETAIL_CINUSE; }
 
+/* Sets the range of addresses h's chunks lie in (least > greatest: none). Written under the lock,
+ * read without it by the per-thread caches (hence atomic). */
+BA_DETAIL_FN void ba_detail_set_address_range(ba_heap *h, char *least, char *greatest)
+{
+   __atomic_store_n(&h->least_addr, least, __ATOMIC_RELAXED);
+   __atomic_store_n(&h->greatest_addr, greatest, __ATOMIC_RELAXED);
+   __atomic_store_n(&h->aligned_span, least < greatest ? (size_t)(greatest - least) / BA_DETAIL_ALIGN : 0, __ATOMIC_RELAXED);
+}
+
+/* Whether chunk address c lies in h's range and is aligned: a misaligned offset, rotated, is
+ * larger than any span. */
+BA_DETAIL_FN int ba_detail_in_address_range(const ba_heap *h, const void *c)
+{
+   uintptr_t offset = (uintptr_t)c - (uintptr_t)__atomic_load_n(&h->least_addr, __ATOMIC_RELAXED);
+   unsigned shift = BA_DETAIL_ALIGN == 16 ? 4u : 3u;
+   return ((offset >> shift) | (offset << (BA_DETAIL_SIZE_BITS - shift))) < __atomic_load_n(&h->aligned_span, __ATOMIC_RELAXED);
+}
+
 BOOST_ALLOCPLUS_CORE_END_FUNCS
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H */

@@ -52,6 +52,7 @@
  *   burst.h               multialloc and chain frees
  *   heap_walk.h           the walk behind ba_heap_check and the statistics
  *   heap_create.h         creating and destroying independent heaps
+ *   thread_cache.h        the per-thread caches of the default heap, and their depot
  *   public_api.h          the other functions of dlmalloc.h
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
@@ -82,6 +83,7 @@
 #include <boost/allocplus/core/detail/burst.h>
 #include <boost/allocplus/core/detail/heap_walk.h>
 #include <boost/allocplus/core/detail/heap_create.h>
+#include <boost/allocplus/core/detail/thread_cache.h>
 #include <boost/allocplus/core/detail/public_api.h>
 
 /* The short names of the process-wide state (state.h) stay inside the implementation. */
@@ -91,5 +93,11 @@
 #undef ba_detail_page_size
 #undef ba_detail_handler
 #undef ba_detail_fork_owner
+#undef ba_detail_thread_cache_ptr
+#undef ba_detail_no_cache
+#undef ba_detail_retired_cache
+#undef ba_detail_caches
+#undef ba_detail_depot_storage
+#undef ba_detail_cache_secret
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H */

@@ -13,6 +13,7 @@
 #include <boost/allocplus/core/detail/allocation_command.h>
 #include <boost/allocplus/core/detail/burst.h>
 #include <boost/allocplus/core/detail/heap_walk.h>
+#include <boost/allocplus/core/detail/thread_cache.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -140,6 +141,7 @@ BOOST_ALLOCPLUS_CORE_API void ba_heap_multidealloc(ba_heap *h, ba_chain *chain)
 BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad)
 {
    size_t released;
+   if (h == &ba_detail_default_heap_storage) ba_detail_cache_flush_all(h);
    ba_detail_lock(h);
    ba_detail_refuse_corrupted(h);
    released = ba_detail_sys_trim(h, pad);
@@ -162,6 +164,11 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       break;
    case BA_OPTION_RELEASE_RATE:
       h->release_rate = h->release_countdown = value;
+      break;
+   case BA_OPTION_THREAD_CACHE:
+      if (h != &ba_detail_default_heap_storage) known = 0;
+      __atomic_store_n(&ba_core_v1_state.cache_cap, value, __ATOMIC_RELAXED);
+      __atomic_store_n(&ba_core_v1_state.cache_cap_set, 1, __ATOMIC_RELEASE);
       break;
    case BA_OPTION_HUGE_RESERVE:
       if (value > BA_DETAIL_MAX_REQUEST) value = BA_DETAIL_MAX_REQUEST;
@@ -204,6 +211,15 @@ BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats
    stats->huge_bytes = h->huge_bytes;
    stats->footprint_limit = h->footprint_limit;
    ba_detail_unlock(h);
+   stats->cached_bytes = stats->cached_blocks = 0;
+   if (h == &ba_detail_default_heap_storage) {
+      /* Cached blocks are free to the program: the heap's in-use figures less the caches'. */
+      size_t records, chunks;
+      stats->cached_bytes = ba_detail_cached_bytes(&stats->cached_blocks, &records);
+      chunks = stats->cached_blocks + records;
+      stats->in_use_bytes -= stats->cached_bytes < stats->in_use_bytes ? stats->cached_bytes : stats->in_use_bytes;
+      stats->in_use_chunks -= chunks < stats->in_use_chunks ? chunks : stats->in_use_chunks;
+   }
 }
 
 BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
@@ -214,6 +230,9 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
    ba_detail_lock(h);
    what = ba_detail_walk(h, &t, &where);
    ba_detail_unlock(h);
+   /* The calling thread's cache too (another thread's changes under it); their blocks are in use
+    * to the walk above. */
+   if (!what && h == &ba_detail_default_heap_storage) what = ba_detail_cache_check(h, &where);
    if (report) {
       report->what = what;
       report->where = what ? where : 0;
@@ -221,8 +240,9 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
    return what == 0;
 }
 
-BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n) { return ba_heap_malloc(ba_detail_default(), n); }
-BOOST_ALLOCPLUS_CORE_API void ba_free(void *p) { if (p) ba_heap_free(ba_detail_default(), p); }
+/* The default heap's malloc and free: the calling thread's cache, or its slow paths. */
+BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n) { return ba_detail_cache_malloc(n); }
+BOOST_ALLOCPLUS_CORE_API void ba_free(void *p) { ba_detail_cache_free(p); }
 BOOST_ALLOCPLUS_CORE_API void *ba_calloc(size_t n, size_t size) { return ba_heap_calloc(ba_detail_default(), n, size); }
 BOOST_ALLOCPLUS_CORE_API void *ba_realloc(void *p, size_t n) { return ba_heap_realloc(ba_detail_default(), p, n); }
 BOOST_ALLOCPLUS_CORE_API void *ba_memalign(size_t alignment, size_t n)
@@ -257,6 +277,7 @@ BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *length
 BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain) { ba_heap_multidealloc(ba_detail_default(), chain); }
 BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_detail_default(), pad); }
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
+BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void) { ba_detail_cache_flush_all(ba_detail_default()); }
 BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }
 BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_heap_check(ba_detail_default(), report); }
 

@@ -10,6 +10,7 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_REGISTRY_H
 
+#include <boost/allocplus/core/detail/chunk.h>
 #include <boost/allocplus/core/detail/lock.h>
 #include <boost/allocplus/core/detail/state.h>
 #include <boost/allocplus/core/detail/geometry.h>
@@ -39,6 +40,8 @@ BA_DETAIL_FN void ba_detail_registry_leave(int entered)
  * the heaps; lock.h lets that thread in and keeps the lock held when it leaves. The order in which
  * the handlers were registered thus does not matter. In the child the heaps the parent's other
  * threads used are sound (the locks kept them out) and unlocked by the child handler. */
+BA_DETAIL_FN void ba_detail_cache_fork_child(void);   /* thread_cache.h */
+
 BA_DETAIL_FN void ba_detail_fork_prepare(void)
 {
    ba_heap *h;
@@ -51,12 +54,15 @@ BA_DETAIL_FN void ba_detail_fork_prepare(void)
             __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_FORK, __ATOMIC_RELAXED);
             h->unlock_word = &h->lock_owner;   /* the forking thread's unlocks keep it held */
          }
+   /* The caches' depot last: no thread waits for a heap while it holds the depot. */
+   ba_detail_spin_acquire(&ba_detail_depot_storage.lock);
 }
 /* The parent's and the child's handler: releases what prepare took (not the heaps created since,
  * whose locks prepare did not take). */
 BA_DETAIL_FN void ba_detail_fork_release(void)
 {
    ba_heap *h;
+   ba_detail_spin_release(&ba_detail_depot_storage.lock);
    for (h = ba_detail_registry; h; h = h->registry_next)
       if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_FORK) {
          __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_PLAIN, __ATOMIC_RELAXED);
@@ -67,6 +73,14 @@ BA_DETAIL_FN void ba_detail_fork_release(void)
    ba_detail_spin_release(&ba_detail_registry_lock);
 }
 
+/* The child's handler: the caches of the threads the child does not have go back to the heap
+ * while the locks are still held, then as in the parent. */
+BA_DETAIL_FN void ba_detail_fork_child(void)
+{
+   ba_detail_cache_fork_child();
+   ba_detail_fork_release();
+}
+
 /* Precondition: the registry lock is held. */
 BA_DETAIL_FN void ba_detail_global_init_locked(void)
 {
@@ -74,7 +88,7 @@ BA_DETAIL_FN void ba_detail_global_init_locked(void)
    {
       long page = sysconf(_SC_PAGESIZE);
       size_t size = page > 0 ? (size_t)page : (size_t)4096;
-      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_release);
+      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_child);
       __atomic_store_n(&ba_detail_page_size, size, __ATOMIC_RELEASE);
    }
 }
@@ -141,7 +155,7 @@ BA_DETAIL_FN void ba_detail_heap_init(ba_heap *h, size_t segment_reserve, int lo
    h->huge_reserve = BA_DETAIL_HUGE_RESERVE;
    h->top_pad = BA_DETAIL_TOP_PAD;
    h->footprint_limit = ~(size_t)0;
-   h->least_addr = (char *)~(uintptr_t)0;
+   ba_detail_set_address_range(h, (char *)~(uintptr_t)0, (char *)0);
 }
 
 /* Sets a flag of a heap that may be shared: flags is read without the lock (whether the heap

@@ -40,8 +40,8 @@ BA_DETAIL_FN void ba_detail_top_from_segment(ba_heap *h, ba_detail_segment *s)
    h->top_segment = s;
    top->head = h->topsize | BA_DETAIL_PINUSE;
    ba_detail_write_fence(s);
-   if (s->chunks_begin < h->least_addr) h->least_addr = s->chunks_begin;
-   if (s->base + s->reserved > h->greatest_addr) h->greatest_addr = s->base + s->reserved;
+   ba_detail_set_address_range(h, s->chunks_begin < h->least_addr ? s->chunks_begin : h->least_addr,
+                               s->base + s->reserved > h->greatest_addr ? s->base + s->reserved : h->greatest_addr);
 }
 
 /* Writes the record of a segment at base, with the heap record after it when `embed` is set. */

@@ -22,6 +22,16 @@ typedef struct ba_detail_state {
    ba_diagnostic_handler handler;
    uintptr_t fork_owner;            /* the thread that forks, while the fork handlers hold the
                                      * locks (see registry.h); 0 otherwise */
+   /* The per-thread caches of the default heap (thread_cache.h). */
+   ba_detail_thread_cache no_cache;      /* empty: where a thread without a cache points */
+   ba_detail_thread_cache retired_cache; /* empty: where a thread points after its cache's teardown */
+   ba_detail_thread_cache *caches;       /* every thread's cache (the registry lock) */
+   ba_detail_depot depot;
+   uintptr_t cache_secret;               /* marks a cached block (its second word); 0 until made */
+   size_t cache_cap;                     /* bytes a thread may cache (0: the default) */
+   int cache_cap_set;                    /* cache_cap was set (0 then turns the caches off) */
+   int cache_key_made;
+   pthread_key_t cache_key;              /* its destructor gives a thread's cache back */
 } ba_detail_state;
 
 /* One object with C linkage and a versioned name: the C implementation and every C++ unit (and
@@ -34,7 +44,35 @@ BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
 BA_DETAIL_STATE ba_detail_state ba_core_v1_state;
 #endif
 
+/* The calling thread's cache: one constant-initialized, initial-exec pointer (two instructions
+ * to read, no call, also from a shared library), at an empty cache until the thread has one. */
+#if !defined(BOOST_ALLOCPLUS_TLS_MODEL)
+#  if defined(__PIE__) || !defined(__PIC__)
+     /* Code for an executable: the variable is the executable's own (one instruction to read). */
+#    define BOOST_ALLOCPLUS_TLS_MODEL "local-exec"
+#  else
+     /* A shared library: static TLS all the same (glibc keeps room for a few such words in
+      * libraries loaded later with dlopen), no __tls_get_addr call. */
+#    define BOOST_ALLOCPLUS_TLS_MODEL "initial-exec"
+#  endif
+#endif
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+extern "C" {
+BA_DETAIL_STATE thread_local ba_detail_thread_cache *ba_core_v1_thread_cache
+   __attribute__((tls_model(BOOST_ALLOCPLUS_TLS_MODEL))) = &ba_core_v1_state.no_cache;
+}
+#else
+BA_DETAIL_STATE __thread ba_detail_thread_cache *ba_core_v1_thread_cache
+   __attribute__((tls_model(BOOST_ALLOCPLUS_TLS_MODEL))) = &ba_core_v1_state.no_cache;
+#endif
+
 #define ba_detail_default_heap_storage (ba_core_v1_state.default_heap)
+#define ba_detail_thread_cache_ptr     (ba_core_v1_thread_cache)
+#define ba_detail_no_cache             (ba_core_v1_state.no_cache)
+#define ba_detail_retired_cache        (ba_core_v1_state.retired_cache)
+#define ba_detail_caches               (ba_core_v1_state.caches)
+#define ba_detail_depot_storage        (ba_core_v1_state.depot)
+#define ba_detail_cache_secret         (ba_core_v1_state.cache_secret)
 #define ba_detail_registry_lock        (ba_core_v1_state.registry_lock)
 #define ba_detail_registry             (ba_core_v1_state.registry)
 #define ba_detail_page_size            (ba_core_v1_state.page_size)

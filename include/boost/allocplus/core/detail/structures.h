@@ -89,6 +89,9 @@ struct ba_heap {
    ba_detail_chunk *top;
    char *least_addr;                /* the lowest and highest addresses of any segment's chunks: */
    char *greatest_addr;             /* a pointer outside them is not a chunk of this heap */
+   /* (greatest_addr - least_addr) / BA_DETAIL_ALIGN, 0 while there are no chunks: the range as
+    * the per-thread caches test it, with one comparison (ba_detail_in_address_range). */
+   size_t aligned_span;
    /* The heap found itself corrupted and reported it: every later call on it is refused (see
     * usage_error.h). Written under the lock. */
    int corrupted;
@@ -125,6 +128,47 @@ struct ba_heap {
    unsigned char quick_count[BA_DETAIL_NSMALLBINS];
    ba_detail_tree_chunk *treebins[BA_DETAIL_NTREEBINS];
 };
+
+/* The per-thread caches (thread_cache.h). A bin holds freed blocks of one chunk size, linked
+ * through their first word (free_list.h) and marked in their second by the process's secret; to
+ * the heap they are in use. A bin is 16 bytes and bin i holds chunks of 16 * i bytes, so that a
+ * chunk's size is its bin's offset in the cache: bins 2..64 (chunks of 32..1024 bytes) are used;
+ * 0, 1 and 65 stay empty, so that the fast paths need not exclude their sizes (a malloc of up to
+ * 8 bytes looks in bin 1, a free of a 1040-byte chunk in bin 65: both find their way to the slow
+ * path, which knows better). */
+#define BA_DETAIL_CACHE_BINS        66u
+#define BA_DETAIL_CACHE_MAX_CHUNK   ((size_t)1024)
+#define BA_DETAIL_CACHE_MAX_REQUEST (BA_DETAIL_CACHE_MAX_CHUNK - BA_DETAIL_CHUNK_OVERHEAD)
+#define BA_DETAIL_CACHE_MAX_BATCH   32u   /* blocks in a magazine, at most */
+#define BA_DETAIL_DEPOT_MAGAZINES   8u    /* full magazines the depot keeps per size */
+
+typedef struct ba_detail_cache_bin {
+   void *head;                      /* the payload of the block cached last, or null */
+   unsigned room;                   /* blocks the bin takes before a free moves a magazine out */
+   unsigned limit;                  /* room + blocks held (twice a magazine); 0: not cached */
+} ba_detail_cache_bin;
+
+typedef struct ba_detail_thread_cache {
+   ba_detail_cache_bin bins[BA_DETAIL_CACHE_BINS];
+   struct ba_detail_thread_cache *next;   /* every thread's cache, under the registry lock */
+   struct ba_detail_thread_cache *prev;
+   uintptr_t thread;                      /* its thread (ba_detail_thread_id) */
+} ba_detail_thread_cache;
+
+/* Full magazines between the threads (Bonwick's depot): a magazine is a bin's worth of blocks
+ * linked as in a bin, its length known from its size. */
+typedef struct ba_detail_magazine {
+   void *first;
+   size_t length;                   /* its blocks: half the limit of the bin it came from */
+} ba_detail_magazine;
+
+typedef struct ba_detail_depot {
+   int lock;
+   unsigned char count[BA_DETAIL_CACHE_BINS];   /* written under the lock, read without it as a hint */
+   ba_detail_magazine magazine[BA_DETAIL_CACHE_BINS][BA_DETAIL_DEPOT_MAGAZINES];
+} ba_detail_depot;
+
+typedef char ba_detail_cache_bin_is_16_bytes[sizeof(ba_detail_cache_bin) == 16 ? 1 : -1];
 
 BOOST_ALLOCPLUS_CORE_END_DECLS
 

@@ -12,6 +12,7 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_USAGE_ERROR_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_USAGE_ERROR_H
 
+#include <boost/allocplus/core/detail/chunk.h>
 #include <boost/allocplus/core/detail/lock.h>
 #include <boost/allocplus/core/detail/state.h>
 #include <boost/allocplus/core/detail/instrumentation.h>
@@ -53,8 +54,7 @@ BA_DETAIL_FN void ba_detail_mark_corrupted(ba_heap *h)
    h->smallmap = ~(uint64_t)0;
    h->treemap = ~0u;
    h->dvsize = 0;
-   h->least_addr = (char *)~(uintptr_t)0;
-   h->greatest_addr = 0;
+   ba_detail_set_address_range(h, (char *)~(uintptr_t)0, (char *)0);
 }
 
 /* Reports that h's own records are broken (a forged link or boundary tag: an overrun or a write

@@ -1,0 +1,680 @@
+/* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+ * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+ *
+ * Per-thread caches in front of the default heap (glibc's tcache, with Bonwick's depot between
+ * the threads). A thread frees small blocks (chunks of 32..1024 bytes) into bins of its own and
+ * allocates from them without the heap's lock and without an atomic read-modify-write; a free
+ * goes to the freeing thread's cache, whichever thread allocated the block (chunks have no
+ * owner). A bin holds up to two magazines' worth of blocks: a free that finds it full moves the
+ * older magazine to the depot, and an allocation that finds it empty takes a magazine from the
+ * depot, or a burst of adjacent chunks from the heap: the heap's lock is taken once a magazine,
+ * and chunks are not coalesced and split again on every batch. A depot that is full gives the
+ * magazine back to the heap (one burst free).
+ *
+ * What the heap sees: a cached block is an in-use chunk (no header bit changes: the heap writes
+ * the PINUSE bit of an in-use chunk under its lock, so the cache must not write the header
+ * without it). Its first word is the bin's protected link (free_list.h), its second the process's
+ * secret: a free that finds the secret there looks for the block in its thread's bin and in the
+ * depot, and reports a double free if it is there (glibc's tcache key). A chunk next to a cached
+ * one cannot expand into it (allocation_command sees it in use). The statistics count cached
+ * blocks as free: the heap's in-use figures less what the caches hold, folded in when read.
+ *
+ * Checks at constant cost on every call, as the heap's quick lists do: a pop checks that the
+ * link it reads is aligned and that the block is an in-use chunk of the bin's size; a push checks
+ * that the pointer lies in the heap, is aligned, is an in-use chunk not held in a quick list, and
+ * is not marked cached.
+ *
+ * Lifetime: a thread gets its cache (from the heap) at its first small call; it is given back
+ * when the thread exits (a pthread key's destructor), after which the thread's calls go to the
+ * heap. ba_trim, ba_thread_cache_flush and an allocation that finds no memory give back the
+ * calling thread's cache and the depot; the other threads' caches are theirs (an allocation may
+ * fail while other threads cache memory: at most the per-thread cap each). The child of a fork
+ * takes back the caches of the threads it does not have. Under ASan a cached block is poisoned,
+ * under valgrind it is freed, as any free block of the heap.
+ */
+#ifndef BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
+#define BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
+
+#include <boost/allocplus/core/detail/burst.h>
+#include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/core/detail/registry.h>
+
+#if defined(__linux__)
+#  include <sys/auxv.h>
+#endif
+
+BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
+
+#define BA_DETAIL_CACHE_DEFAULT_CAP ((size_t)256 << 10)
+#define BA_DETAIL_CACHE_CORRUPTED "a thread cache's free list is overwritten (a write after free?)"
+
+/* ------------------------------------------------------------------------------------------
+ * Bins
+ * ---------------------------------------------------------------------------------------- */
+
+/* The bin of chunks of chunk_size bytes (a multiple of 16, at most BA_DETAIL_CACHE_MAX_CHUNK). */
+BA_DETAIL_FN ba_detail_cache_bin *ba_detail_cache_bin_at(ba_detail_thread_cache *tc, size_t chunk_size)
+{
+   return (ba_detail_cache_bin *)(void *)((char *)tc->bins + chunk_size);
+}
+
+/* The chunk size a request of n bytes (at most BA_DETAIL_CACHE_MAX_REQUEST) gets. */
+BA_DETAIL_FN size_t ba_detail_cache_chunk_size(size_t n)
+{
+   size_t size = (n + BA_DETAIL_CHUNK_OVERHEAD + BA_DETAIL_ALIGN_MASK) & ~BA_DETAIL_ALIGN_MASK;
+   return size < BA_DETAIL_MIN_CHUNK ? BA_DETAIL_MIN_CHUNK : size;
+}
+
+BA_DETAIL_FN uintptr_t *ba_detail_cache_mark(void *mem) { return (uintptr_t *)mem + 1; }
+
+/* A thread's cache or one of the two empty stand-ins (no cache yet; retired). */
+BA_DETAIL_FN int ba_detail_cache_is_real(const ba_detail_thread_cache *tc)
+{
+   return tc != &ba_detail_no_cache && tc != &ba_detail_retired_cache;
+}
+
+/* Reports a forged link or block met in a cache: the heap is marked corrupted. */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_corrupted(const void *where)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   ba_detail_lock(h);
+   ba_detail_heap_corrupted(h, BA_DETAIL_CACHE_CORRUPTED, where);
+}
+
+/* Returns: the block after cached block mem in its list, after checking the link. */
+BA_DETAIL_FN void *ba_detail_cache_next(void *mem)
+{
+   void *next = ba_detail_link_load(mem);
+   if (BA_DETAIL_UNLIKELY(!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK))) ba_detail_cache_corrupted(mem);
+   return next;
+}
+
+/* Takes the first block of bin b (not empty) of chunks of `size` bytes. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_cache_pop(ba_detail_cache_bin *b, size_t size)
+{
+   void *mem = b->head;
+   void *next = ba_detail_link_load(mem);
+   if (BA_DETAIL_UNLIKELY(!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)
+                          || (ba_detail_load_head(ba_detail_mem2chunk(mem)) | BA_DETAIL_PINUSE) != (size | BA_DETAIL_INUSE_BITS)))
+      ba_detail_cache_corrupted(mem);
+   b->head = next;
+   ++b->room;
+   *ba_detail_cache_mark(mem) = 0;
+   return mem;
+}
+
+/* Puts block mem (checked) into bin b, which has room. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_push(ba_detail_cache_bin *b, void *mem, size_t size)
+{
+   ba_detail_block_died(mem, size - BA_DETAIL_CHUNK_OVERHEAD);
+   ba_detail_link_store(mem, b->head);
+   *ba_detail_cache_mark(mem) = ba_detail_cache_secret;
+   b->head = mem;
+   --b->room;
+}
+
+/* Returns: the head of chunk p less its PINUSE bit (its size | CINUSE) when a cache may hold it:
+ * in use, not held in a quick list, of a cached size (32..1040 bytes: 1040 finds bin 65 empty).
+ * Else 0. One subtraction and one test: the valid values are 34 + 16k, k < 64. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE size_t ba_detail_cache_head(const ba_detail_ch *p)
+{
+   size_t y = ba_detail_load_head(p) & ~BA_DETAIL_PINUSE;
+   return ((y - (BA_DETAIL_MIN_CHUNK | BA_DETAIL_CINUSE)) & ~(size_t)0x3f0) == 0 ? y : 0;
+}
+
+/* The bin of the chunks whose head, less PINUSE, is y (their size | CINUSE). */
+BA_DETAIL_FN ba_detail_cache_bin *ba_detail_cache_bin_of_head(ba_detail_thread_cache *tc, size_t y)
+{
+   return (ba_detail_cache_bin *)(void *)((char *)tc->bins + y - BA_DETAIL_CINUSE);
+}
+
+/* Returns: the size of the chunk of mem when the default heap h may cache it: inside the heap,
+ * aligned, in use and not in a quick list, of a cached size; else 0. Reads no other chunk. */
+BA_DETAIL_FN size_t ba_detail_cache_takes(const ba_heap *h, const void *mem)
+{
+   const ba_detail_ch *p = ba_detail_mem2chunk(mem);
+   size_t y = ba_detail_in_address_range(h, p) ? ba_detail_cache_head(p) : 0;
+   return y & ~BA_DETAIL_CINUSE;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The depot
+ * ---------------------------------------------------------------------------------------- */
+
+/* Stores magazine m of bin i. Returns: 0 when the depot has no room for it. */
+BA_DETAIL_FN int ba_detail_depot_put(unsigned i, ba_detail_magazine m)
+{
+   ba_detail_depot *d = &ba_detail_depot_storage;
+   int stored = 0;
+   ba_detail_spin_acquire(&d->lock);
+   if (d->count[i] < BA_DETAIL_DEPOT_MAGAZINES) {
+      d->magazine[i][d->count[i]] = m;
+      __atomic_store_n(&d->count[i], (unsigned char)(d->count[i] + 1), __ATOMIC_RELAXED);
+      stored = 1;
+   }
+   ba_detail_spin_release(&d->lock);
+   return stored;
+}
+
+/* Returns: a full magazine of bin i (first null when there is none). */
+BA_DETAIL_FN ba_detail_magazine ba_detail_depot_take(unsigned i)
+{
+   ba_detail_depot *d = &ba_detail_depot_storage;
+   ba_detail_magazine m = {0, 0};
+   /* A hint first: the refills of a size the depot has none of skip its lock. */
+   if (!__atomic_load_n(&d->count[i], __ATOMIC_RELAXED)) return m;
+   ba_detail_spin_acquire(&d->lock);
+   if (d->count[i]) {
+      __atomic_store_n(&d->count[i], (unsigned char)(d->count[i] - 1), __ATOMIC_RELAXED);
+      m = d->magazine[i][d->count[i]];
+   }
+   ba_detail_spin_release(&d->lock);
+   return m;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Between a cache and the heap
+ * ---------------------------------------------------------------------------------------- */
+
+/* Gives back to h count cached blocks of chunk size `size`, linked as in a bin from first: one
+ * burst free under the lock. */
+BA_DETAIL_FN void ba_detail_cache_give_back(ba_heap *h, void *first, size_t count, size_t size)
+{
+   ba_chain chain;
+   size_t bytes = 0, chunks = 0, i;
+   void *node = first;
+   const char *fault;
+   ba_chain_init(&chain);
+   for (i = 0; i < count; ++i) {
+      void *next = i + 1 < count ? ba_detail_cache_next(node) : 0;
+      *ba_detail_cache_mark(node) = 0;
+      *(void **)node = next;   /* a burst chain's link */
+      /* The heap's burst free tells the sanitizers of a death itself. */
+      ba_detail_block_born(node, size - BA_DETAIL_CHUNK_OVERHEAD, size - BA_DETAIL_CHUNK_OVERHEAD);
+      if (!chain.first) chain.first = node;
+      chain.last = node;
+      ++chain.size;
+      node = next;
+   }
+   if (!chain.first) return;
+   ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
+   fault = ba_detail_free_chain(h, &chain, &bytes, &chunks);
+   ba_detail_note_free(h, bytes, chunks);
+   if (BA_DETAIL_UNLIKELY(fault != 0)) ba_detail_heap_corrupted(h, BA_DETAIL_CACHE_CORRUPTED, chain.first);
+   ba_detail_maybe_trim(h);
+   ba_detail_unlock(h);
+}
+
+/* Fills empty bin b of chunks of `size` bytes with a magazine carved from h (adjacent chunks,
+ * one burst under the lock), linked in address order so that allocations from the bin go up in
+ * memory as from the top. A chunk of another size (a run's last chunk may take a remainder too
+ * small to split) goes back. Returns: 0 when h has no memory for it. */
+BA_DETAIL_FN int ba_detail_cache_carve(ba_heap *h, ba_detail_cache_bin *b, size_t size, unsigned batch)
+{
+   ba_chain got, odd;
+   size_t bytes, freed = 0, chunks = 0;
+   uintptr_t secret = ba_detail_cache_secret;
+   void *node, *last = 0;
+   ba_chain_init(&got);
+   ba_chain_init(&odd);
+   ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
+   bytes = ba_detail_multialloc(h, batch, 0, size - BA_DETAIL_CHUNK_OVERHEAD, BA_MULTIALLOC_DEFAULT_CONTIGUOUS, &got);
+   if (!bytes) {
+      ba_detail_unlock(h);
+      return 0;
+   }
+   ba_detail_note_alloc(h, bytes, batch);
+   for (node = got.first; node;) {
+      void *next = ba_chain_next(node);
+      if (ba_detail_size_of_mem(node) == size) {
+         ba_detail_block_died(node, size - BA_DETAIL_CHUNK_OVERHEAD);
+         *ba_detail_cache_mark(node) = secret;
+         if (last) ba_detail_link_store(last, node);
+         else b->head = node;
+         last = node;
+         --b->room;
+      } else {
+         ba_chain_push_back(&odd, node);
+         *(void **)node = 0;
+      }
+      node = next;
+   }
+   if (last) ba_detail_link_store(last, 0);
+   if (odd.first) {
+      ba_detail_free_chain(h, &odd, &freed, &chunks);   /* blocks just carved: no fault */
+      ba_detail_note_free(h, freed, chunks);
+   }
+   ba_detail_unlock(h);
+   return b->head != 0;
+}
+
+/* Moves the older magazine of full bin b (chunks of `size` bytes) to the depot, or back to h when
+ * the depot has no room: the first `batch` blocks are the newest, the rest go. */
+BA_DETAIL_FN void ba_detail_cache_spill(ba_heap *h, ba_detail_cache_bin *b, size_t size)
+{
+   unsigned batch = b->limit / 2, i;
+   void *last = b->head, *magazine;
+   ba_detail_magazine m;
+   for (i = 1; i < batch; ++i) last = ba_detail_cache_next(last);
+   magazine = ba_detail_cache_next(last);
+   /* The bin keeps the newest `batch` blocks, its list now ending there (a pop stops at a null
+    * link); the list past them (limit - batch blocks, ending with a null link) goes. */
+   ba_detail_link_store(last, 0);
+   m.first = magazine;
+   m.length = b->limit - batch;
+   b->room += (unsigned)m.length;
+   if (!ba_detail_depot_put((unsigned)(size >> 4), m)) ba_detail_cache_give_back(h, m.first, m.length, size);
+}
+
+/* Gives back everything bin b (chunks of `size` bytes) holds. */
+BA_DETAIL_FN void ba_detail_cache_empty_bin(ba_heap *h, ba_detail_cache_bin *b, size_t size)
+{
+   unsigned held = b->limit - b->room;
+   if (!held) return;
+   ba_detail_cache_give_back(h, b->head, held, size);
+   b->head = 0;
+   b->room = b->limit;
+}
+
+/* Gives back what the depot holds. */
+BA_DETAIL_FN void ba_detail_depot_empty(ba_heap *h)
+{
+   unsigned i;
+   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+      ba_detail_magazine m;
+      while ((m = ba_detail_depot_take(i)).first != 0) ba_detail_cache_give_back(h, m.first, m.length, (size_t)i << 4);
+   }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A thread's cache: making it, flushing it, giving it back
+ * ---------------------------------------------------------------------------------------- */
+
+/* The bytes a thread may cache. */
+BA_DETAIL_FN size_t ba_detail_cache_cap(void)
+{
+   return __atomic_load_n(&ba_core_v1_state.cache_cap_set, __ATOMIC_ACQUIRE)
+             ? __atomic_load_n(&ba_core_v1_state.cache_cap, __ATOMIC_RELAXED) : BA_DETAIL_CACHE_DEFAULT_CAP;
+}
+
+/* Sets the limits of a new cache's bins: each size gets an equal share of the cap, in two
+ * magazines of up to BA_DETAIL_CACHE_MAX_BATCH blocks (32 blocks of 32 bytes, 2 of 1024 with the
+ * default cap of 256 KiB). */
+BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
+{
+   size_t share = cap / (BA_DETAIL_CACHE_MAX_CHUNK / 16 - 1);
+   unsigned i;
+   for (i = 2; i <= BA_DETAIL_CACHE_MAX_CHUNK / 16; ++i) {
+      size_t batch = share / (2 * ((size_t)i << 4));
+      if (batch > BA_DETAIL_CACHE_MAX_BATCH) batch = BA_DETAIL_CACHE_MAX_BATCH;
+      tc->bins[i].limit = tc->bins[i].room = (unsigned)(2 * batch);
+   }
+}
+
+/* The process's secret, which marks cached blocks: the kernel's random bytes for this process,
+ * mixed with an address (ASLR), never 0. Precondition: the registry lock is held. */
+BA_DETAIL_FN void ba_detail_cache_make_secret(void)
+{
+   uintptr_t secret = (uintptr_t)&ba_core_v1_state * (uintptr_t)0x9e3779b97f4a7c15ull;
+#if defined(__linux__) && defined(AT_RANDOM)
+   const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
+   if (random) {
+      uintptr_t r;
+      memcpy(&r, random + 8, sizeof r);   /* the first 8 bytes are glibc's stack guard */
+      secret ^= r;
+   }
+#endif
+   __atomic_store_n(&ba_detail_cache_secret, secret | 1, __ATOMIC_RELAXED);
+}
+
+BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
+
+/* Gives the memory of cache record tc back to h. Precondition: h is locked. */
+BA_DETAIL_FN void ba_detail_cache_free_record(ba_heap *h, ba_detail_thread_cache *tc)
+{
+   ba_detail_note_free(h, ba_detail_size_of_mem(tc), 1);
+   ba_detail_free_chunk(h, ba_detail_mem2chunk(tc));
+}
+
+/* Makes the calling thread's cache. Returns: it, or null when the thread is to have none (the
+ * caches are off, the thread retired its cache, no memory). */
+BA_DETAIL_OUT_OF_LINE_FN ba_detail_thread_cache *ba_detail_cache_make(ba_heap *h)
+{
+   ba_detail_thread_cache *tc;
+   size_t cap = ba_detail_cache_cap();
+   int entered;
+   if (ba_detail_thread_cache_ptr != &ba_detail_no_cache || cap == 0) return 0;
+   ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
+   tc = (ba_detail_thread_cache *)ba_detail_malloc(h, sizeof *tc);
+   if (tc) ba_detail_note_alloc(h, ba_detail_size_of_mem(tc), 1);
+   ba_detail_unlock(h);
+   if (!tc) return 0;
+   memset(tc, 0, sizeof *tc);
+   ba_detail_cache_limits(tc, cap);
+   tc->thread = ba_detail_thread_id();
+   entered = ba_detail_registry_enter();
+   if (!ba_core_v1_state.cache_key_made) {
+      if (pthread_key_create(&ba_core_v1_state.cache_key, ba_detail_cache_thread_exit) != 0) {
+         ba_detail_registry_leave(entered);
+         ba_heap_free(h, tc);
+         return 0;
+      }
+      ba_detail_cache_make_secret();
+      ba_core_v1_state.cache_key_made = 1;
+   }
+   tc->prev = 0;
+   tc->next = ba_detail_caches;
+   if (ba_detail_caches) ba_detail_caches->prev = tc;
+   ba_detail_caches = tc;
+   ba_detail_registry_leave(entered);
+   ba_detail_thread_cache_ptr = tc;
+   /* Without the key's value the cache would outlive its thread: the thread goes without. */
+   if (pthread_setspecific(ba_core_v1_state.cache_key, tc) != 0) {
+      ba_detail_cache_thread_exit(tc);
+      return 0;
+   }
+   return tc;
+}
+
+/* Gives back every block cache tc holds (its bins stay usable). */
+BA_DETAIL_FN void ba_detail_cache_flush(ba_heap *h, ba_detail_thread_cache *tc)
+{
+   unsigned i;
+   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) ba_detail_cache_empty_bin(h, &tc->bins[i], (size_t)i << 4);
+}
+
+/* Takes cache tc out of the registry. Precondition: the registry lock is held. */
+BA_DETAIL_FN void ba_detail_cache_unlink(ba_detail_thread_cache *tc)
+{
+   if (tc->prev) tc->prev->next = tc->next;
+   else ba_detail_caches = tc->next;
+   if (tc->next) tc->next->prev = tc->prev;
+}
+
+/* A thread exits: its cache goes back to the heap, and its later calls (other destructors) go
+ * straight to the heap. */
+BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   ba_detail_thread_cache *tc = (ba_detail_thread_cache *)cache;
+   int entered;
+   ba_detail_thread_cache_ptr = &ba_detail_retired_cache;
+   ba_detail_cache_flush(h, tc);
+   entered = ba_detail_registry_enter();
+   ba_detail_cache_unlink(tc);
+   ba_detail_registry_leave(entered);
+   ba_detail_lock(h);
+   ba_detail_cache_free_record(h, tc);
+   ba_detail_unlock(h);
+}
+
+/* In the child of a fork, with every lock held by the forking thread: the caches of the threads
+ * the child does not have go back to the heap. A thread may have been in the middle of a push or
+ * a pop: a cache is taken back while its blocks pass the checks of a pop, and the rest is left
+ * (lost, never handed out twice). */
+BA_DETAIL_FN void ba_detail_cache_fork_child(void)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   ba_detail_thread_cache *tc = ba_detail_caches, *next;
+   for (; tc; tc = next) {
+      unsigned i;
+      next = tc->next;
+      if (tc == ba_detail_thread_cache_ptr) continue;
+      for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+         ba_detail_cache_bin *b = &tc->bins[i];
+         size_t size = (size_t)i << 4;
+         unsigned held = b->limit >= b->room ? b->limit - b->room : 0;
+         ba_chain chain;
+         size_t bytes = 0, chunks = 0;
+         void *node = b->head;
+         ba_chain_init(&chain);
+         while (held-- && node && ba_detail_cache_takes(h, node) == size
+                && *ba_detail_cache_mark(node) == ba_detail_cache_secret) {
+            void *after = ba_detail_link_load(node);
+            *ba_detail_cache_mark(node) = 0;
+            ba_chain_push_back(&chain, node);
+            *(void **)node = 0;
+            ba_detail_block_born(node, size - BA_DETAIL_CHUNK_OVERHEAD, size - BA_DETAIL_CHUNK_OVERHEAD);
+            if (!ba_detail_link_valid(after, BA_DETAIL_ALIGN_MASK)) break;
+            node = after;
+         }
+         if (chain.first) {
+            ba_detail_free_chain(h, &chain, &bytes, &chunks);   /* checked above: no fault */
+            ba_detail_note_free(h, bytes, chunks);
+         }
+      }
+      ba_detail_cache_unlink(tc);
+      ba_detail_cache_free_record(h, tc);
+   }
+}
+
+/* Returns: whether mem, which carries the secret, is in the calling thread's bin b or in the
+ * depot's magazines of that size: a double free. */
+BA_DETAIL_FN int ba_detail_cache_holds(ba_detail_cache_bin *b, const void *mem, size_t size)
+{
+   ba_detail_depot *d = &ba_detail_depot_storage;
+   unsigned i = (unsigned)(size >> 4), m, held = b->limit - b->room, found = 0;
+   void *node = b->head;
+   for (; held && node; --held) {
+      if (node == mem) return 1;
+      node = held > 1 ? ba_detail_cache_next(node) : 0;
+   }
+   ba_detail_spin_acquire(&d->lock);
+   for (m = 0; m < d->count[i] && !found; ++m) {
+      size_t n = d->magazine[i][m].length;
+      for (node = d->magazine[i][m].first; n-- && node; node = n ? ba_detail_cache_next(node) : 0)
+         if (node == mem) { found = 1; break; }
+   }
+   ba_detail_spin_release(&d->lock);
+   return found;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The slow paths of ba_malloc and ba_free
+ * ---------------------------------------------------------------------------------------- */
+
+/* The calling thread's cache, made at its first use; null when it has none. */
+BA_DETAIL_FN ba_detail_thread_cache *ba_detail_cache_of_thread(ba_heap *h)
+{
+   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
+   if (BA_DETAIL_LIKELY(ba_detail_cache_is_real(tc))) return tc;
+   return ba_detail_cache_make(h);
+}
+
+/* Flushes the calling thread's cache and the depot (before a trim, or an out-of-memory). */
+BA_DETAIL_FN void ba_detail_cache_flush_all(ba_heap *h)
+{
+   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
+   if (ba_detail_cache_is_real(tc)) ba_detail_cache_flush(h, tc);
+   ba_detail_depot_empty(h);
+}
+
+/* ba_malloc when the bin of n is empty, n is not cached, or the thread has no cache yet. */
+BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
+{
+   ba_heap *h = ba_detail_default();
+   void *mem;
+   if (n <= BA_DETAIL_CACHE_MAX_REQUEST) {
+      ba_detail_thread_cache *tc = ba_detail_cache_of_thread(h);
+      size_t size = ba_detail_cache_chunk_size(n);
+      ba_detail_cache_bin *b;
+      if (tc && (b = ba_detail_cache_bin_at(tc, size))->limit != 0) {
+         /* An empty bin (the bin of a request of up to 8 bytes need not be) takes a magazine
+          * from the depot, or a burst from the heap. */
+         mem = 0;
+         if (!b->head) {
+            ba_detail_magazine m = ba_detail_depot_take((unsigned)(size >> 4));
+            if (m.first && m.length <= b->room) {
+               b->head = m.first;
+               b->room -= (unsigned)m.length;
+            } else if (m.first) {   /* from a cache with a larger cap, made before the cap changed */
+               ba_detail_cache_give_back(h, m.first, m.length, size);
+            }
+         }
+         if (b->head || ba_detail_cache_carve(h, b, size, b->limit / 2)) mem = ba_detail_cache_pop(b, size);
+         if (mem) {
+            ba_detail_block_born(mem, size - BA_DETAIL_CHUNK_OVERHEAD, n);
+            return mem;
+         }
+      }
+   }
+   if ((mem = ba_heap_malloc(h, n)) != 0) return mem;
+   /* Out of memory: what this thread and the depot cache is memory too. */
+   ba_detail_cache_flush_all(h);
+   return ba_heap_malloc(h, n);
+}
+
+/* ba_free when the block is not one the fast path takes (not the heap's, not of a cached size,
+ * marked cached), its bin is full, or the thread has no cache yet. */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_free_slow(void *mem)
+{
+   ba_heap *h;
+   ba_detail_thread_cache *tc;
+   ba_detail_cache_bin *b;
+   size_t size;
+   if (!mem) return;
+   h = ba_detail_default();
+   tc = ba_detail_cache_of_thread(h);
+#if BOOST_ALLOCPLUS_CHECKED
+   {
+      /* Every pointer checked as the heap checks it: in a segment, in use, whole. */
+      const char *fault;
+      ba_detail_lock(h);
+      fault = ba_detail_block_fault(h, mem);
+      ba_detail_unlock(h);
+      if (fault) tc = 0;
+   }
+#endif
+   if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0) {
+      ba_heap_free(h, mem);   /* checks it, and reports what is wrong */
+      return;
+   }
+   if ((BOOST_ALLOCPLUS_CHECKED || *ba_detail_cache_mark(mem) == ba_detail_cache_secret)
+       && ba_detail_cache_holds(b, mem, size)) {
+      ba_detail_lock(h);
+      ba_detail_usage_error(h, "double free (of a block held in a thread cache)", mem);
+   }
+   if (b->room == 0) ba_detail_cache_spill(h, b, size);
+   ba_detail_cache_push(b, mem, size);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The fast paths: leaves that tail-call the slow paths
+ * ---------------------------------------------------------------------------------------- */
+
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_cache_malloc(size_t n)
+{
+   if (BA_DETAIL_LIKELY(n <= BA_DETAIL_CACHE_MAX_REQUEST)) {
+      /* No minimum: up to 8 bytes look in bin 1, always empty (the slow path serves them). */
+      size_t size = (n + BA_DETAIL_CHUNK_OVERHEAD + BA_DETAIL_ALIGN_MASK) & ~BA_DETAIL_ALIGN_MASK;
+      ba_detail_cache_bin *b = ba_detail_cache_bin_at(ba_detail_thread_cache_ptr, size);
+      if (BA_DETAIL_LIKELY(b->head != 0)) {
+         void *mem = ba_detail_cache_pop(b, size);
+         ba_detail_block_born(mem, size - BA_DETAIL_CHUNK_OVERHEAD, n);
+         return mem;
+      }
+   }
+   return ba_detail_cache_malloc_slow(n);
+}
+
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
+{
+#if !BOOST_ALLOCPLUS_CHECKED
+   const ba_detail_ch *p = ba_detail_mem2chunk(mem);
+   size_t y;
+   /* (A null mem is out of range.) */
+   if (BA_DETAIL_LIKELY(ba_detail_in_address_range(&ba_detail_default_heap_storage, p)
+                        && (y = ba_detail_cache_head(p)) != 0)) {
+      ba_detail_cache_bin *b = ba_detail_cache_bin_of_head(ba_detail_thread_cache_ptr, y);
+      uintptr_t secret = ba_detail_cache_secret;
+      if (BA_DETAIL_LIKELY(b->room != 0 && *ba_detail_cache_mark(mem) != secret)) {
+         ba_detail_block_died(mem, y - BA_DETAIL_CINUSE - BA_DETAIL_CHUNK_OVERHEAD);
+         ba_detail_link_store(mem, b->head);
+         /* (Atomic, plain on every target: GCC would otherwise merge the two stores into one
+          * vector store, costing three more instructions.) */
+         __atomic_store_n(ba_detail_cache_mark(mem), secret, __ATOMIC_RELAXED);
+         b->head = mem;
+         --b->room;
+         return;
+      }
+   }
+#endif
+   ba_detail_cache_free_slow(mem);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * What the heap's own functions need to know of the caches
+ * ---------------------------------------------------------------------------------------- */
+
+/* Returns: the bytes and (in *blocks) the blocks the caches and the depot hold; *records: the
+ * caches' own records (the bytes count them). Reads the other
+ * threads' counts without their owners' knowledge: a figure of the moment, which may be off by
+ * the blocks moving meanwhile (the race is on two integers, harmless, and not reported to TSan). */
+#if defined(__SANITIZE_THREAD__)
+__attribute__((no_sanitize("thread")))
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+__attribute__((no_sanitize("thread")))
+#  endif
+#endif
+BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks, size_t *records)
+{
+   size_t bytes = 0, count = 0;
+   unsigned i;
+   int entered = ba_detail_registry_enter();
+   const ba_detail_thread_cache *tc;
+   ba_detail_depot *d = &ba_detail_depot_storage;
+   *records = 0;
+   for (tc = ba_detail_caches; tc; tc = tc->next, ++*records)
+      for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+         unsigned held = tc->bins[i].limit - tc->bins[i].room;
+         count += held;
+         bytes += (size_t)held * ((size_t)i << 4);
+      }
+   ba_detail_spin_acquire(&d->lock);
+   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+      unsigned m;
+      for (m = 0; m < d->count[i]; ++m) {
+         count += d->magazine[i][m].length;
+         bytes += d->magazine[i][m].length * ((size_t)i << 4);
+      }
+   }
+   ba_detail_spin_release(&d->lock);
+   bytes += *records * ba_detail_request2size(sizeof(ba_detail_thread_cache));
+   ba_detail_registry_leave(entered);
+   *blocks = count;
+   return bytes;
+}
+
+/* Checks the calling thread's cache and the depot for ba_check. Returns: what is wrong, or null. */
+BA_DETAIL_FN const char *ba_detail_cache_check(ba_heap *h, const void **where)
+{
+   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
+   unsigned i;
+   if (!ba_detail_cache_is_real(tc)) return 0;
+   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+      const ba_detail_cache_bin *b = &tc->bins[i];
+      size_t size = (size_t)i << 4;
+      unsigned held = b->limit - b->room;
+      void *node = b->head;
+      if (b->room > b->limit) { *where = b; return "a thread cache's count is overwritten"; }
+      for (; held; --held) {
+         void *next;
+         if (!node || ba_detail_cache_takes(h, node) != size || *ba_detail_cache_mark(node) != ba_detail_cache_secret) {
+            *where = node;
+            return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
+         }
+         next = ba_detail_link_load(node);
+         if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
+         node = next;
+      }
+   }
+   return 0;
+}
+
+BOOST_ALLOCPLUS_CORE_END_FUNCS
+
+#endif /* BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H */
