@@ -1,12 +1,17 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * The heap's lock: a test-and-test-and-set spinlock. The uncontended path is one atomic exchange;
- * under contention it spins briefly, then yields (the holder may be descheduled on few cores).
+ * The heap's lock: a futex mutex with three states, 0 free, 1 held, 2 held with threads that may
+ * sleep on it (Drepper, "Futexes are tricky", mutex3). The uncontended path is one atomic
+ * exchange; a thread that finds the lock held spins a short while, then sleeps in the kernel
+ * until the holder wakes it. It sleeps rather than spins and yields because the heap's lock is
+ * taken mostly on the slow paths of per-thread caches, where a hold may be long (a trim, a
+ * segment from the system): on a machine of two cores a waiter that yields still burns a core
+ * that the holder or another thread needs.
  * A heap's use_lock says which lock it has:
  *  - BA_DETAIL_LOCK_NONE: none; its owner serializes.
- *  - BA_DETAIL_LOCK_PLAIN: the spinlock, skipped while the process has one thread (glibc tells, as
- *    it does for its own locks). Threads made by a raw clone(CLONE_VM) are not threads to glibc:
+ *  - BA_DETAIL_LOCK_PLAIN: the futex mutex, skipped while the process has one thread (glibc tells,
+ *    as it does for its own locks). Threads made by a raw clone(CLONE_VM) are not threads to glibc:
  *    they are not supported, as glibc's malloc does not support them.
  *  - BA_DETAIL_LOCK_FORK: a plain lock that the thread calling fork holds from the prepare handler
  *    to the parent's or child's (registry.h). That thread may use the heap meanwhile (the
@@ -15,10 +20,14 @@
  *  - BA_DETAIL_LOCK_SHARED: a heap in memory shared by processes. Its lock is lock_owner, the pid
  *    of the holder, taken and released out of line and never skipped (a single-threaded process
  *    is not alone there); lock_word stays 1, so that the inline exchange always sends it there.
- *    A waiter that spins long checks that the holder still lives, and reports it if not.
+ *    A waiter spins and yields (a private futex cannot reach another process), and one that
+ *    waits long checks that the holder still lives, and reports it if not.
  * The inline paths are written so that one comparison of use_lock with glibc's single-threaded
- * flag decides whether to exchange (NONE never, PLAIN when threads exist, the others always), and
- * a release is one store through unlock_word: no more instructions than a plain spinlock's.
+ * flag decides whether to exchange (NONE never, PLAIN when threads exist, the others always).
+ * A release reads lock_word: 0 means that nothing is to be released (a lock skipped, a heap
+ * without one); else the word unlock_word names is exchanged with 0 out of line, and a 2 it held
+ * sends a wake. A store alone cannot release it: a waiter that set 2 after the releaser read 1
+ * would sleep with nobody to wake it.
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_LOCK_H
@@ -27,8 +36,15 @@
 #include <boost/allocplus/core/detail/state.h>
 
 #include <fcntl.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #ifndef O_CLOEXEC
 #  define O_CLOEXEC 02000000   /* strict C11 hides it; the Linux ABI's value */
+#endif
+
+#if !defined(__cplusplus)
+/* Strict C11 hides glibc's declaration (C++ compilers define _GNU_SOURCE); repeating it is harmless. */
+extern long syscall(long number, ...);
 #endif
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -47,7 +63,7 @@ typedef char ba_detail_lock_word_comes_first[offsetof(ba_heap, lock_word) == 0 ?
  * the lock (to release it) needs not. */
 BA_DETAIL_FN int ba_detail_lock_mode(const ba_heap *h) { return __atomic_load_n(&h->use_lock, __ATOMIC_RELAXED); }
 
-/* The spinlock itself, also the registry's. */
+/* A test-and-test-and-set spinlock: the registry's (registry.h), held for short walks of its list. */
 BA_DETAIL_FN void ba_detail_spin_wait(int *word)
 {
    unsigned spins = 0;
@@ -126,9 +142,54 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_shared_lock(ba_heap *h)
    }
 }
 
+/* Sleeps while *word is 2 (or until woken, or a signal): the kernel checks the value and queues
+ * the thread atomically, so a release that changes it first is never missed. */
+BA_DETAIL_FN void ba_detail_futex_wait(int *word)
+{
+   (void)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, (void *)0, (void *)0, 0);
+}
+/* Releases h's lock, held (lock_word is not 0): exchanges the word unlock_word names (structures.h)
+ * with 0, and wakes a thread that sleeps on it when it held 2. The word is lock_word; lock_owner,
+ * always 0, while the thread that forks keeps the lock for the fork; a process-shared heap's
+ * lock_owner, the holder's pid (pid 2 makes a futex call that wakes nobody). Out of line, so that
+ * the unlocks of the fast paths stay short: a process with threads pays a call beside the
+ * exchange. */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_release_held(ba_heap *h)
+{
+   int *word = h->unlock_word;
+   if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2)
+      (void)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
+}
+
+/* How many times a waiter reads the word, a pause apart, before it sleeps: a few microseconds (a
+ * pause takes 10 to 140 cycles by the processor), longer than the short holds (a quick-list
+ * refill, a split) and shorter than a sleep and a wake, two system calls. */
+#define BA_DETAIL_LOCK_SPINS 100
+
+/* Waits for a plain lock and takes it (word is &h->lock_word, the inline exchange failed).
+ * The thread takes it as 2, the state that makes its release wake a sleeper, even when it finds it
+ * free while spinning: its failed exchange may have replaced a 2 with a 1 (try_lock is one exchange,
+ * and cannot tell), and a sleeper would then wait for a wake nobody sends. The release then makes
+ * one futex call that may find nobody, as mutex3's does after any contention. */
+BA_DETAIL_FN void ba_detail_park_lock(int *word)
+{
+   unsigned spins;
+   for (spins = 0; spins < BA_DETAIL_LOCK_SPINS; ++spins) {
+      int expected = 0;
+      if (!__atomic_load_n(word, __ATOMIC_RELAXED)
+          && __atomic_compare_exchange_n(word, &expected, 2, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+         return;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+   }
+   while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0)
+      ba_detail_futex_wait(word);
+}
+
 /* The slow path of a heap's lock, from the first exchange that failed (word is &h->lock_word):
  * a process-shared heap's lock, a thread that forks entering a heap it holds for the fork, or a
- * wait for the spinlock. */
+ * wait for the plain lock. (Named for the spinlock it was; free.h calls it.) */
 BA_DETAIL_OUT_OF_LINE_FN void ba_detail_spin_lock_slow(int *word)
 {
    ba_heap *h = (ba_heap *)(void *)word;
@@ -138,9 +199,13 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_spin_lock_slow(int *word)
       return;
    }
    if (mode == BA_DETAIL_LOCK_FORK
-       && __atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id())
+       && __atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) {
+      /* This thread holds the lock for the fork: its exchange may have replaced a 2, which the
+       * fork's release must see to wake the sleepers. */
+      __atomic_store_n(word, 2, __ATOMIC_RELAXED);
       return;
-   ba_detail_spin_wait(word);
+   }
+   ba_detail_park_lock(word);
 }
 
 /* glibc's flag: 1 while the process has one thread (then no other thread can hold or want the
@@ -166,13 +231,16 @@ BA_DETAIL_FN void ba_detail_lock(ba_heap *h)
 {
    if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) ba_detail_spin_lock_slow(&h->lock_word);
 }
-/* One store, whatever the kind of lock: to the word unlock_word names (structures.h), which a
- * fork's lock and a process-shared lock point elsewhere. Clearing a lock that was skipped, or that
- * a heap without a lock never takes, is harmless (no other thread can hold it), and cheaper than
- * asking again whether it was taken. */
+/* Releases whatever kind of lock h has. A lock_word of 0 says that there is nothing to release:
+ * a lock skipped while the process has one thread (no other thread can have changed it) or a heap
+ * without a lock. Else the lock is held (the word of a process-shared heap or of a fork's lock is
+ * not 0 either), and ba_detail_release_held releases it through unlock_word. Where the lock was
+ * skipped that is no atomic exchange, and one instruction more than a spinlock's store (two in a
+ * malloc, whose result then waits for the call in a saved register): callgrind,
+ * test/core/fast_path_cost.py. */
 BA_DETAIL_FN void ba_detail_unlock(ba_heap *h)
 {
-   __atomic_store_n(h->unlock_word, 0, __ATOMIC_RELEASE);
+   if (__atomic_load_n(&h->lock_word, __ATOMIC_RELAXED) != 0) ba_detail_release_held(h);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

@@ -50,7 +50,7 @@ BA_DETAIL_FN void ba_detail_fork_prepare(void)
    if (!ba_detail_single_threaded())
       for (h = ba_detail_registry; h; h = h->registry_next)
          if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_PLAIN) {
-            ba_detail_spin_acquire(&h->lock_word);
+            ba_detail_lock(h);   /* the heap's own lock: threads may sleep on it (lock.h) */
             __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_FORK, __ATOMIC_RELAXED);
             h->unlock_word = &h->lock_owner;   /* the forking thread's unlocks keep it held */
          }
@@ -58,7 +58,7 @@ BA_DETAIL_FN void ba_detail_fork_prepare(void)
    ba_detail_spin_acquire(&ba_detail_depot_storage.lock);
 }
 /* The parent's and the child's handler: releases what prepare took (not the heaps created since,
- * whose locks prepare did not take). */
+ * whose locks prepare did not take), waking a thread that sleeps on it. */
 BA_DETAIL_FN void ba_detail_fork_release(void)
 {
    ba_heap *h;
@@ -67,7 +67,7 @@ BA_DETAIL_FN void ba_detail_fork_release(void)
       if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_FORK) {
          __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_PLAIN, __ATOMIC_RELAXED);
          h->unlock_word = &h->lock_word;
-         ba_detail_spin_release(&h->lock_word);
+         ba_detail_unlock(h);
       }
    __atomic_store_n(&ba_detail_fork_owner, (uintptr_t)0, __ATOMIC_RELAXED);
    ba_detail_spin_release(&ba_detail_registry_lock);

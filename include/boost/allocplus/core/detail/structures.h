@@ -75,10 +75,10 @@ struct ba_heap {
    int lock_word;
    int use_lock;                    /* the kind of lock (BA_DETAIL_LOCK_*, lock.h) */
    int lock_owner;                  /* a process-shared heap's lock: the holder's pid, or 0 */
-   /* What ba_detail_unlock clears, so that releasing any kind of lock is one store: lock_word;
+   /* What ba_detail_unlock releases, so that releasing any kind of lock is one path: lock_word;
     * lock_owner for a process-shared heap (its lock_word stays 1); and, while fork holds the lock
-    * for the forking thread, the unused lock_owner (the lock stays held when that thread leaves).
-    * Changed only by the holder of the lock. */
+    * for the forking thread, the unused lock_owner, always 0 (the lock stays held when that thread
+    * leaves). Changed only by the holder of the lock. */
    int *unlock_word;
    unsigned flags;
    uint64_t smallmap;               /* bit i: small bin i is not empty */
