@@ -58,28 +58,22 @@ BA_DETAIL_FN ba_detail_tch *ba_detail_leftmost_child(const ba_detail_tch *t)
 #define BA_DETAIL_BIN_CORRUPTED "corrupted free list (a write after free or an overrun?)"
 
 /* Whether a tree link read from a free chunk names a chunk inside the heap, aligned (dlmalloc's
- * ok_address, and the alignment). Checked on each chunk a tree operation writes through or hands
- * out, not on each one a walk only reads: a forged link may make a walk read where it points
- * (and crash there), never write there or return it. */
+ * ok_address, and the alignment): an unlink writes through the parent and child links, so a forged
+ * one would be a write where the forger chose. */
 BA_DETAIL_FN int ba_detail_tree_link_ok(const ba_heap *h, const ba_detail_tch *t)
 {
    return (const char *)t >= h->least_addr && (const char *)t < h->greatest_addr
           && ((uintptr_t)t & BA_DETAIL_ALIGN_MASK) == 0;
 }
 
-/* Returns: t, the next link of a tree walk (null allowed); *steps counts the links a walk
- * followed, bounded by a few times the trie's depth (a walk down, then its leftmost children):
- * a forged cycle is reported, not followed forever. */
+/* Returns: t, a tree link just read from a free chunk (null allowed), after checking it; *steps
+ * counts the links a walk followed, bounded by a few times the trie's depth (a walk down, then its
+ * leftmost children): a forged cycle is reported, not followed forever. */
 BA_DETAIL_FN ba_detail_tch *ba_detail_tree_step(ba_heap *h, ba_detail_tch *t, unsigned *steps)
 {
-   if (BA_DETAIL_UNLIKELY(++*steps > 4 * BA_DETAIL_SIZE_BITS)) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
+   if (t && BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, t) || ++*steps > 4 * BA_DETAIL_SIZE_BITS))
+      ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
    return t;
-}
-
-/* Reports a corruption unless tree chunk t passes ba_detail_tree_link_ok. */
-BA_DETAIL_FN void ba_detail_check_tree_link(ba_heap *h, const ba_detail_tch *t)
-{
-   if (BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, t))) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
 }
 
 BA_DETAIL_FN void ba_detail_insert_small(ba_heap *h, ba_detail_ch *p, size_t s)
@@ -136,14 +130,12 @@ BA_DETAIL_FN void ba_detail_insert_large(ba_heap *h, ba_detail_tch *x, size_t s)
             ba_detail_tch **c = &t->child[(k >> (BA_DETAIL_SIZE_BITS - 1)) & 1];
             k <<= 1;
             if (*c) { t = ba_detail_tree_step(h, *c, &steps); continue; }
-            ba_detail_check_tree_link(h, t);
             *c = x;
             x->parent = t;
             x->c.fd = x->c.bk = &x->c;
          } else {
             ba_detail_ch *f = t->c.fd;
-            if (BA_DETAIL_UNLIKELY(!ba_detail_tree_link_ok(h, t) || f->bk != &t->c))
-               ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
+            if (BA_DETAIL_UNLIKELY(f->bk != &t->c)) ba_detail_heap_corrupted(h, BA_DETAIL_BIN_CORRUPTED, t);
             t->c.fd = f->bk = &x->c;
             x->c.fd = f;
             x->c.bk = &t->c;
@@ -156,9 +148,8 @@ BA_DETAIL_FN void ba_detail_insert_large(ba_heap *h, ba_detail_tch *x, size_t s)
 
 BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
 {
-   ba_detail_tch *xp, *r;
-   ba_detail_check_tree_link(h, x);   /* a walk's pick: one read link could name it */
-   xp = x->parent;
+   ba_detail_tch *xp = x->parent;
+   ba_detail_tch *r;
    if (x->c.bk != &x->c) {
       ba_detail_ch *f = x->c.fd;
       r = (ba_detail_tch *)(void *)x->c.bk;
@@ -170,14 +161,9 @@ BA_DETAIL_FN void ba_detail_unlink_large(ba_heap *h, ba_detail_tch *x)
       ba_detail_tch **rp;
       unsigned steps = 0;
       if ((r = *(rp = &x->child[1])) != 0 || (r = *(rp = &x->child[0])) != 0) {
-         ba_detail_tch **cp, *rp_holder = x;
-         while (*(cp = &r->child[1]) != 0 || *(cp = &r->child[0]) != 0) {
-            rp_holder = r;
-            r = ba_detail_tree_step(h, *(rp = cp), &steps);
-         }
-         /* The walk only read; the writes go to r and to the chunk holding *rp. */
-         ba_detail_check_tree_link(h, r);
-         ba_detail_check_tree_link(h, rp_holder);
+         ba_detail_tch **cp;
+         ba_detail_tree_step(h, r, &steps);
+         while (*(cp = &r->child[1]) != 0 || *(cp = &r->child[0]) != 0) r = ba_detail_tree_step(h, *(rp = cp), &steps);
          *rp = 0;
       }
    }
