@@ -17,6 +17,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace allocplus_test {
@@ -56,7 +58,19 @@ inline bool follows(const void *a, const void *b)
    return d >= static_cast<std::ptrdiff_t>(u) && d <= static_cast<std::ptrdiff_t>(u + 4 * sizeof(void *));
 }
 
+//! The core heap allocator a allocates from.
+template <class A>
+ba_heap *heap_of(const A &a)
+{
+   if constexpr (std::is_same_v<decltype(std::declval<const A &>().native_heap()), ba_heap *>) return a.native_heap();
+   else return ba_default_heap();
+}
+template <class T, unsigned V>
+ba_heap *heap_of(const ba::allocator<T, V> &) { return ba_default_heap(); }
+
 //! Three blocks of allocator A laid out one after the other in memory: before, middle, after.
+//! They are taken from the heap itself, not from the thread's cache, whose blocks of one size
+//! come from magazines of that size, never next to blocks of another.
 //! On a heap where earlier allocations left free chunks, a try may place them elsewhere; such
 //! tries are kept allocated (they use those chunks up) until three consecutive blocks come out.
 template <class A>
@@ -71,7 +85,7 @@ struct three_in_a_row {
       : a(alloc), nb(n_before), nm(n_middle), na(n_after)
    {
       for (int attempt = 0; attempt != 200; ++attempt) {
-         T *x = a.allocate(nb), *y = a.allocate(nm), *z = a.allocate(na);
+         T *x = from_heap(nb), *y = from_heap(nm), *z = from_heap(na);
          if (follows(x, y) && follows(y, z)) {
             before = x;
             middle = y;
@@ -83,6 +97,12 @@ struct three_in_a_row {
          spare.push_back(z);
       }
       BOOST_REQUIRE_MESSAGE(middle != nullptr, "could not lay three blocks out one after the other");
+   }
+   T *from_heap(std::size_t n)
+   {
+      void *p = ba_heap_malloc(heap_of(a), n * sizeof(T));
+      BOOST_REQUIRE(p != nullptr);
+      return static_cast<T *>(p);
    }
    three_in_a_row(const three_in_a_row &) = delete;
    three_in_a_row &operator=(const three_in_a_row &) = delete;

@@ -16,6 +16,7 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_ALLOCATE_H
 
+#include <boost/allocplus/core/detail/accounting.h>
 #include <boost/allocplus/core/detail/segments.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
 
@@ -196,6 +197,20 @@ BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
       return ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
    if (BA_DETAIL_UNLIKELY(bytes >= BA_DETAIL_MAX_REQUEST)) return 0;
    return ba_detail_malloc_chunk(h, ba_detail_pad_request(bytes), 1);
+}
+
+/* ba_heap_malloc: the lock, the allocation, the statistics, the sanitizers. */
+BA_DETAIL_FN void *ba_detail_heap_malloc(ba_heap *h, size_t n)
+{
+   void *mem;
+   ba_detail_lock(h);
+   mem = ba_detail_malloc(h, n);
+   if (mem) {
+      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
+      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
+   }
+   ba_detail_unlock(h);
+   return mem;
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

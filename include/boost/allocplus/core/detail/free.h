@@ -214,6 +214,22 @@ BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
 #endif
 }
 
+/* ba_heap_free: the short free when it applies, else the general one (which reports a pointer
+ * that fails the checks). */
+BA_DETAIL_FN void ba_detail_heap_free(ba_heap *h, void *mem)
+{
+   if (!mem) return;
+   if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) {
+      ba_detail_free_contended(h, mem);
+      return;
+   }
+   if (ba_detail_free_short(h, mem)) {
+      ba_detail_unlock(h);
+      return;
+   }
+   ba_detail_free_locked(h, mem);
+}
+
 BOOST_ALLOCPLUS_CORE_END_FUNCS
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_FREE_H */

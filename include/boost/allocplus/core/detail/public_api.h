@@ -17,32 +17,8 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
-{
-   void *mem;
-   ba_detail_lock(h);
-   mem = ba_detail_malloc(h, n);
-   if (mem) {
-      ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
-      ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
-   }
-   ba_detail_unlock(h);
-   return mem;
-}
-
-BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem)
-{
-   if (!mem) return;
-   if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) {
-      ba_detail_free_contended(h, mem);
-      return;
-   }
-   if (ba_detail_free_short(h, mem)) {
-      ba_detail_unlock(h);
-      return;
-   }
-   ba_detail_free_locked(h, mem);
-}
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n) { return ba_detail_heap_malloc(h, n); }
+BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem) { ba_detail_heap_free(h, mem); }
 
 BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
 {

@@ -40,8 +40,6 @@ BA_DETAIL_FN void ba_detail_registry_leave(int entered)
  * the heaps; lock.h lets that thread in and keeps the lock held when it leaves. The order in which
  * the handlers were registered thus does not matter. In the child the heaps the parent's other
  * threads used are sound (the locks kept them out) and unlocked by the child handler. */
-BA_DETAIL_FN void ba_detail_cache_fork_child(void);   /* thread_cache.h */
-
 BA_DETAIL_FN void ba_detail_fork_prepare(void)
 {
    ba_heap *h;
@@ -73,14 +71,6 @@ BA_DETAIL_FN void ba_detail_fork_release(void)
    ba_detail_spin_release(&ba_detail_registry_lock);
 }
 
-/* The child's handler: the caches of the threads the child does not have go back to the heap
- * while the locks are still held, then as in the parent. */
-BA_DETAIL_FN void ba_detail_fork_child(void)
-{
-   ba_detail_cache_fork_child();
-   ba_detail_fork_release();
-}
-
 /* Precondition: the registry lock is held. */
 BA_DETAIL_FN void ba_detail_global_init_locked(void)
 {
@@ -88,7 +78,7 @@ BA_DETAIL_FN void ba_detail_global_init_locked(void)
    {
       long page = sysconf(_SC_PAGESIZE);
       size_t size = page > 0 ? (size_t)page : (size_t)4096;
-      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_child);
+      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_release);
       __atomic_store_n(&ba_detail_page_size, size, __ATOMIC_RELEASE);
    }
 }

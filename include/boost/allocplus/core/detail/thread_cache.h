@@ -35,7 +35,9 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
 
+#include <boost/allocplus/core/detail/allocate.h>
 #include <boost/allocplus/core/detail/burst.h>
+#include <boost/allocplus/core/detail/free.h>
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/core/detail/registry.h>
 
@@ -330,6 +332,7 @@ BA_DETAIL_FN void ba_detail_cache_make_secret(void)
 }
 
 BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
+BA_DETAIL_FN void ba_detail_cache_fork_child(void);
 
 /* Gives the memory of cache record tc back to h. Precondition: h is locked. */
 BA_DETAIL_FN void ba_detail_cache_free_record(ba_heap *h, ba_detail_thread_cache *tc)
@@ -346,11 +349,7 @@ BA_DETAIL_OUT_OF_LINE_FN ba_detail_thread_cache *ba_detail_cache_make(ba_heap *h
    size_t cap = ba_detail_cache_cap();
    int entered;
    if (ba_detail_thread_cache_ptr != &ba_detail_no_cache || cap == 0) return 0;
-   ba_detail_lock(h);
-   ba_detail_refuse_corrupted(h);
-   tc = (ba_detail_thread_cache *)ba_detail_malloc(h, sizeof *tc);
-   if (tc) ba_detail_note_alloc(h, ba_detail_size_of_mem(tc), 1);
-   ba_detail_unlock(h);
+   tc = (ba_detail_thread_cache *)ba_detail_heap_malloc(h, sizeof *tc);
    if (!tc) return 0;
    memset(tc, 0, sizeof *tc);
    ba_detail_cache_limits(tc, cap);
@@ -359,10 +358,13 @@ BA_DETAIL_OUT_OF_LINE_FN ba_detail_thread_cache *ba_detail_cache_make(ba_heap *h
    if (!ba_core_v1_state.cache_key_made) {
       if (pthread_key_create(&ba_core_v1_state.cache_key, ba_detail_cache_thread_exit) != 0) {
          ba_detail_registry_leave(entered);
-         ba_heap_free(h, tc);
+         ba_detail_heap_free(h, tc);
          return 0;
       }
       ba_detail_cache_make_secret();
+      /* Child handlers run in the order they were registered: this one after the registry's,
+       * in a child that has one thread. */
+      pthread_atfork(0, 0, ba_detail_cache_fork_child);
       ba_core_v1_state.cache_key_made = 1;
    }
    tc->prev = 0;
@@ -411,15 +413,17 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    ba_detail_unlock(h);
 }
 
-/* In the child of a fork, with every lock held by the forking thread: the caches of the threads
- * the child does not have go back to the heap. A thread may have been in the middle of a push or
- * a pop: a cache is taken back while its blocks pass the checks of a pop, and the rest is left
+/* In the child of a fork (one thread, the parent's locks released): the caches of the threads the
+ * child does not have go back to the heap. A thread may have been in the middle of a push or a
+ * pop: a cache is taken back while its blocks pass the checks of a pop, and the rest is left
  * (lost, never handed out twice). */
 BA_DETAIL_FN void ba_detail_cache_fork_child(void)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
-   ba_detail_thread_cache *tc = ba_detail_caches, *next;
-   for (; tc; tc = next) {
+   ba_detail_thread_cache *tc, *next;
+   int entered = ba_detail_registry_enter();
+   ba_detail_lock(h);
+   for (tc = ba_detail_caches; tc; tc = next) {
       unsigned i;
       next = tc->next;
       if (tc == ba_detail_thread_cache_ptr) continue;
@@ -434,10 +438,10 @@ BA_DETAIL_FN void ba_detail_cache_fork_child(void)
          while (held-- && node && ba_detail_cache_takes(h, node) == size
                 && *ba_detail_cache_mark(node) == ba_detail_cache_secret) {
             void *after = ba_detail_link_load(node);
+            ba_detail_block_born(node, size - BA_DETAIL_CHUNK_OVERHEAD, size - BA_DETAIL_CHUNK_OVERHEAD);
             *ba_detail_cache_mark(node) = 0;
             ba_chain_push_back(&chain, node);
             *(void **)node = 0;
-            ba_detail_block_born(node, size - BA_DETAIL_CHUNK_OVERHEAD, size - BA_DETAIL_CHUNK_OVERHEAD);
             if (!ba_detail_link_valid(after, BA_DETAIL_ALIGN_MASK)) break;
             node = after;
          }
@@ -449,6 +453,8 @@ BA_DETAIL_FN void ba_detail_cache_fork_child(void)
       ba_detail_cache_unlink(tc);
       ba_detail_cache_free_record(h, tc);
    }
+   ba_detail_unlock(h);
+   ba_detail_registry_leave(entered);
 }
 
 /* Returns: whether mem, which carries the secret, is in the calling thread's bin b or in the
@@ -521,10 +527,10 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
          }
       }
    }
-   if ((mem = ba_heap_malloc(h, n)) != 0) return mem;
+   if ((mem = ba_detail_heap_malloc(h, n)) != 0) return mem;
    /* Out of memory: what this thread and the depot cache is memory too. */
    ba_detail_cache_flush_all(h);
-   return ba_heap_malloc(h, n);
+   return ba_detail_heap_malloc(h, n);
 }
 
 /* ba_free when the block is not one the fast path takes (not the heap's, not of a cached size,
@@ -549,7 +555,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_free_slow(void *mem)
    }
 #endif
    if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0) {
-      ba_heap_free(h, mem);   /* checks it, and reports what is wrong */
+      ba_detail_heap_free(h, mem);   /* checks it, and reports what is wrong */
       return;
    }
    if ((BOOST_ALLOCPLUS_CHECKED || *ba_detail_cache_mark(mem) == ba_detail_cache_secret)
