@@ -159,8 +159,8 @@ typedef struct ba_heap_stats {
    size_t huge_blocks;       /* directly mapped blocks */
    size_t huge_bytes;        /* committed bytes of directly mapped blocks */
    size_t footprint_limit;   /* the limit on system_bytes (SIZE_MAX: none) */
-   size_t cached_bytes;      /* default heap: bytes of the blocks freed into the threads' caches
-                              * and of the caches' own records, which in_use_* leave out */
+   size_t cached_bytes;      /* default heap: bytes of the blocks freed into the threads' caches,
+                              * which in_use_* leave out (the caches' records are not the heap's) */
    size_t cached_blocks;     /* the blocks freed into the threads' caches */
 } ba_heap_stats;
 

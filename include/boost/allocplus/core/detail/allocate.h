@@ -200,7 +200,7 @@ BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
 }
 
 /* ba_heap_malloc: the lock, the allocation, the statistics, the sanitizers. */
-BA_DETAIL_FN void *ba_detail_heap_malloc(ba_heap *h, size_t n)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_heap_malloc(ba_heap *h, size_t n)
 {
    void *mem;
    ba_detail_lock(h);

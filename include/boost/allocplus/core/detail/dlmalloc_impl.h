@@ -40,6 +40,7 @@
  *   coalesce.h            merging a chunk given back with its free neighbours
  *   free_list.h           the hardened singly linked free list (protected links)
  *   quick_list.h          quick lists of freed small chunks
+ *   cache_bin.h           a bin of a per-thread cache: find, take, put, check
  *   registry.h            the heap registry and fork, process set-up, the default heap's readiness
  *   address_space.h       reserve (smaller when refused), commit, decommit, release; the footprint
  *   segments.h            segments and the top chunk: growth, new segments, trimming
@@ -71,6 +72,7 @@
 #include <boost/allocplus/core/detail/coalesce.h>
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/core/detail/quick_list.h>
+#include <boost/allocplus/core/detail/cache_bin.h>
 #include <boost/allocplus/core/detail/registry.h>
 #include <boost/allocplus/core/detail/address_space.h>
 #include <boost/allocplus/core/detail/segments.h>

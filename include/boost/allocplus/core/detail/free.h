@@ -184,7 +184,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_free_contended(ba_heap *h, void *mem)
  * vector's free went from 91 instructions to 58 (callgrind). Returns: 1 when done; 0, with nothing
  * changed, for every other free, for a pointer that fails the checks (ba_detail_free_locked
  * reports it) and in checked builds (whose checks are ba_detail_free_locked's). */
-BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_free_short(ba_heap *h, void *mem)
 {
 #if BOOST_ALLOCPLUS_CHECKED
    (void)h; (void)mem;
@@ -216,7 +216,7 @@ BA_DETAIL_FN int ba_detail_free_short(ba_heap *h, void *mem)
 
 /* ba_heap_free: the short free when it applies, else the general one (which reports a pointer
  * that fails the checks). */
-BA_DETAIL_FN void ba_detail_heap_free(ba_heap *h, void *mem)
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_heap_free(ba_heap *h, void *mem)
 {
    if (!mem) return;
    if (BA_DETAIL_UNLIKELY(!ba_detail_try_lock(h))) {

@@ -190,11 +190,9 @@ BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats
    stats->cached_bytes = stats->cached_blocks = 0;
    if (h == &ba_detail_default_heap_storage) {
       /* Cached blocks are free to the program: the heap's in-use figures less the caches'. */
-      size_t records, chunks;
-      stats->cached_bytes = ba_detail_cached_bytes(&stats->cached_blocks, &records);
-      chunks = stats->cached_blocks + records;
+      stats->cached_bytes = ba_detail_cached_bytes(&stats->cached_blocks);
       stats->in_use_bytes -= stats->cached_bytes < stats->in_use_bytes ? stats->cached_bytes : stats->in_use_bytes;
-      stats->in_use_chunks -= chunks < stats->in_use_chunks ? chunks : stats->in_use_chunks;
+      stats->in_use_chunks -= stats->cached_blocks < stats->in_use_chunks ? stats->cached_blocks : stats->in_use_chunks;
    }
 }
 

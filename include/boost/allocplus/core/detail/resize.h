@@ -10,6 +10,7 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 
+#include <boost/allocplus/core/detail/cache_bin.h>
 #include <boost/allocplus/core/detail/free.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -56,6 +57,25 @@ BA_DETAIL_FN void ba_detail_take_from_top(ba_heap *h, ba_detail_ch *p, size_t si
    h->top->head = h->topsize | BA_DETAIL_PINUSE;
 }
 
+/* Frees into the heap the blocks of the calling thread's cache that follow in-use chunk p, one
+ * after the other while each is the first of its bin (a magazine lies in its bin in address
+ * order), until p and they make max_nb bytes: they merge into one free chunk (or the top) that p
+ * can grow into. */
+BA_DETAIL_FN void ba_detail_take_cached_after(ba_heap *h, ba_detail_ch *p, size_t max_nb)
+{
+   size_t gained = ba_detail_chunksize(p);
+   ba_detail_ch *q = ba_detail_plus(p, gained);
+   while (gained < max_nb && q != h->top && ba_detail_cache_take_neighbour(h, q)) {
+      size_t qsize = ba_detail_chunksize(q);
+      int last = ba_detail_plus(q, qsize) == h->top;
+      ba_detail_note_free(h, qsize, 1);        /* a cached block counts as in use to the heap */
+      ba_detail_dispose_chunk(h, q, qsize);   /* merges with the ones taken before it */
+      gained += qsize;
+      if (last) break;
+      q = ba_detail_plus(q, qsize);
+   }
+}
+
 /* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
  * much as is free up to max_nb). Returns 1 on success; p is unchanged on failure. */
 BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
@@ -66,8 +86,10 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
    if (ba_detail_is_huge(p))
       return ba_detail_huge_resize(h, p, max_nb) || (min_nb < max_nb && ba_detail_huge_resize(h, p, min_nb));
    next = ba_detail_plus(p, size);
-   /* A quick chunk after p is free memory held for reuse: growing in place is worth more. */
+   /* A quick chunk after p, or blocks of the calling thread's cache, are free memory held for
+    * reuse: growing in place is worth more. */
    if (next != h->top && (next->head & BA_DETAIL_QUICK)) ba_detail_quick_release(h, next);
+   else ba_detail_take_cached_after(h, p, max_nb);
    if (next == h->top) {
       size_t avail;
       if (size + h->topsize < max_nb + BA_DETAIL_MIN_CHUNK

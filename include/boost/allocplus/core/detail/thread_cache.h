@@ -35,8 +35,10 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_THREAD_CACHE_H
 
+#include <boost/allocplus/core/detail/address_space.h>
 #include <boost/allocplus/core/detail/allocate.h>
 #include <boost/allocplus/core/detail/burst.h>
+#include <boost/allocplus/core/detail/cache_bin.h>
 #include <boost/allocplus/core/detail/free.h>
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/core/detail/registry.h>
@@ -48,97 +50,6 @@
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 #define BA_DETAIL_CACHE_DEFAULT_CAP ((size_t)256 << 10)
-#define BA_DETAIL_CACHE_CORRUPTED "a thread cache's free list is overwritten (a write after free?)"
-
-/* ------------------------------------------------------------------------------------------
- * Bins
- * ---------------------------------------------------------------------------------------- */
-
-/* The bin of chunks of chunk_size bytes (a multiple of 16, at most BA_DETAIL_CACHE_MAX_CHUNK). */
-BA_DETAIL_FN ba_detail_cache_bin *ba_detail_cache_bin_at(ba_detail_thread_cache *tc, size_t chunk_size)
-{
-   return (ba_detail_cache_bin *)(void *)((char *)tc->bins + chunk_size);
-}
-
-/* The chunk size a request of n bytes (at most BA_DETAIL_CACHE_MAX_REQUEST) gets. */
-BA_DETAIL_FN size_t ba_detail_cache_chunk_size(size_t n)
-{
-   size_t size = (n + BA_DETAIL_CHUNK_OVERHEAD + BA_DETAIL_ALIGN_MASK) & ~BA_DETAIL_ALIGN_MASK;
-   return size < BA_DETAIL_MIN_CHUNK ? BA_DETAIL_MIN_CHUNK : size;
-}
-
-BA_DETAIL_FN uintptr_t *ba_detail_cache_mark(void *mem) { return (uintptr_t *)mem + 1; }
-
-/* A thread's cache or one of the two empty stand-ins (no cache yet; retired). */
-BA_DETAIL_FN int ba_detail_cache_is_real(const ba_detail_thread_cache *tc)
-{
-   return tc != &ba_detail_no_cache && tc != &ba_detail_retired_cache;
-}
-
-/* Reports a forged link or block met in a cache: the heap is marked corrupted. */
-BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_corrupted(const void *where)
-{
-   ba_heap *h = &ba_detail_default_heap_storage;
-   ba_detail_lock(h);
-   ba_detail_heap_corrupted(h, BA_DETAIL_CACHE_CORRUPTED, where);
-}
-
-/* Returns: the block after cached block mem in its list, after checking the link. */
-BA_DETAIL_FN void *ba_detail_cache_next(void *mem)
-{
-   void *next = ba_detail_link_load(mem);
-   if (BA_DETAIL_UNLIKELY(!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK))) ba_detail_cache_corrupted(mem);
-   return next;
-}
-
-/* Takes the first block of bin b (not empty) of chunks of `size` bytes. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_cache_pop(ba_detail_cache_bin *b, size_t size)
-{
-   void *mem = b->head;
-   void *next = ba_detail_link_load(mem);
-   if (BA_DETAIL_UNLIKELY(!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)
-                          || (ba_detail_load_head(ba_detail_mem2chunk(mem)) | BA_DETAIL_PINUSE) != (size | BA_DETAIL_INUSE_BITS)))
-      ba_detail_cache_corrupted(mem);
-   b->head = next;
-   ++b->room;
-   *ba_detail_cache_mark(mem) = 0;
-   return mem;
-}
-
-/* Puts block mem (checked) into bin b, which has room. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_push(ba_detail_cache_bin *b, void *mem, size_t size)
-{
-   ba_detail_block_died(mem, size - BA_DETAIL_CHUNK_OVERHEAD);
-   ba_detail_link_store(mem, b->head);
-   *ba_detail_cache_mark(mem) = ba_detail_cache_secret;
-   b->head = mem;
-   --b->room;
-}
-
-/* Returns: the head of chunk p less its PINUSE bit (its size | CINUSE) when a cache may hold it:
- * in use, not held in a quick list, of a cached size (32..1040 bytes: 1040 finds bin 65 empty).
- * Else 0. One subtraction and one test: the valid values are 34 + 16k, k < 64. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE size_t ba_detail_cache_head(const ba_detail_ch *p)
-{
-   size_t y = ba_detail_load_head(p) & ~BA_DETAIL_PINUSE;
-   return ((y - (BA_DETAIL_MIN_CHUNK | BA_DETAIL_CINUSE)) & ~(size_t)0x3f0) == 0 ? y : 0;
-}
-
-/* The bin of the chunks whose head, less PINUSE, is y (their size | CINUSE). */
-BA_DETAIL_FN ba_detail_cache_bin *ba_detail_cache_bin_of_head(ba_detail_thread_cache *tc, size_t y)
-{
-   return (ba_detail_cache_bin *)(void *)((char *)tc->bins + y - BA_DETAIL_CINUSE);
-}
-
-/* Returns: the size of the chunk of mem when the default heap h may cache it: inside the heap,
- * aligned, in use and not in a quick list, of a cached size; else 0. Reads no other chunk. */
-BA_DETAIL_FN size_t ba_detail_cache_takes(const ba_heap *h, const void *mem)
-{
-   const ba_detail_ch *p = ba_detail_mem2chunk(mem);
-   size_t y = ba_detail_in_address_range(h, p) ? ba_detail_cache_head(p) : 0;
-   return y & ~BA_DETAIL_CINUSE;
-}
-
 /* ------------------------------------------------------------------------------------------
  * The depot
  * ---------------------------------------------------------------------------------------- */
@@ -334,11 +245,26 @@ BA_DETAIL_FN void ba_detail_cache_make_secret(void)
 BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
 BA_DETAIL_FN void ba_detail_cache_fork_child(void);
 
-/* Gives the memory of cache record tc back to h. Precondition: h is locked. */
-BA_DETAIL_FN void ba_detail_cache_free_record(ba_heap *h, ba_detail_thread_cache *tc)
+/* A cache record lives in pages of its own, not in the heap: made in the heap, it would sit
+ * where a thread's first blocks go (next to a vector's first buffer, stopping its growth in place).
+ * Zeroed by the system. Returns: null when the system refuses. */
+BA_DETAIL_FN size_t ba_detail_cache_record_bytes(void)
 {
-   ba_detail_note_free(h, ba_detail_size_of_mem(tc), 1);
-   ba_detail_free_chunk(h, ba_detail_mem2chunk(tc));
+   size_t page = ba_detail_page();
+   return (sizeof(ba_detail_thread_cache) + page - 1) & ~(page - 1);
+}
+BA_DETAIL_FN ba_detail_thread_cache *ba_detail_cache_new_record(void)
+{
+   char *at = ba_detail_reserve(ba_detail_cache_record_bytes());
+   if (at && !ba_detail_commit(at, ba_detail_cache_record_bytes())) {
+      ba_detail_release(at, ba_detail_cache_record_bytes(), 0);
+      at = 0;
+   }
+   return (ba_detail_thread_cache *)(void *)at;
+}
+BA_DETAIL_FN void ba_detail_cache_free_record(ba_detail_thread_cache *tc)
+{
+   ba_detail_release((char *)tc, ba_detail_cache_record_bytes(), ba_detail_cache_record_bytes());
 }
 
 /* Makes the calling thread's cache. Returns: it, or null when the thread is to have none (the
@@ -349,16 +275,15 @@ BA_DETAIL_OUT_OF_LINE_FN ba_detail_thread_cache *ba_detail_cache_make(ba_heap *h
    size_t cap = ba_detail_cache_cap();
    int entered;
    if (ba_detail_thread_cache_ptr != &ba_detail_no_cache || cap == 0) return 0;
-   tc = (ba_detail_thread_cache *)ba_detail_heap_malloc(h, sizeof *tc);
-   if (!tc) return 0;
-   memset(tc, 0, sizeof *tc);
+   (void)h;
+   if ((tc = ba_detail_cache_new_record()) == 0) return 0;
    ba_detail_cache_limits(tc, cap);
    tc->thread = ba_detail_thread_id();
    entered = ba_detail_registry_enter();
    if (!ba_core_v1_state.cache_key_made) {
       if (pthread_key_create(&ba_core_v1_state.cache_key, ba_detail_cache_thread_exit) != 0) {
          ba_detail_registry_leave(entered);
-         ba_detail_heap_free(h, tc);
+         ba_detail_cache_free_record(tc);
          return 0;
       }
       ba_detail_cache_make_secret();
@@ -408,9 +333,7 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    entered = ba_detail_registry_enter();
    ba_detail_cache_unlink(tc);
    ba_detail_registry_leave(entered);
-   ba_detail_lock(h);
-   ba_detail_cache_free_record(h, tc);
-   ba_detail_unlock(h);
+   ba_detail_cache_free_record(tc);
 }
 
 /* In the child of a fork (one thread, the parent's locks released): the caches of the threads the
@@ -451,7 +374,7 @@ BA_DETAIL_FN void ba_detail_cache_fork_child(void)
          }
       }
       ba_detail_cache_unlink(tc);
-      ba_detail_cache_free_record(h, tc);
+      ba_detail_cache_free_record(tc);
    }
    ba_detail_unlock(h);
    ba_detail_registry_leave(entered);
@@ -615,8 +538,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
  * What the heap's own functions need to know of the caches
  * ---------------------------------------------------------------------------------------- */
 
-/* Returns: the bytes and (in *blocks) the blocks the caches and the depot hold; *records: the
- * caches' own records (the bytes count them). Reads the other
+/* Returns: the bytes and (in *blocks) the blocks the caches and the depot hold. Reads the other
  * threads' counts without their owners' knowledge: a figure of the moment, which may be off by
  * the blocks moving meanwhile (the race is on two integers, harmless, and not reported to TSan). */
 #if defined(__SANITIZE_THREAD__)
@@ -626,15 +548,14 @@ __attribute__((no_sanitize("thread")))
 __attribute__((no_sanitize("thread")))
 #  endif
 #endif
-BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks, size_t *records)
+BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks)
 {
    size_t bytes = 0, count = 0;
    unsigned i;
    int entered = ba_detail_registry_enter();
    const ba_detail_thread_cache *tc;
    ba_detail_depot *d = &ba_detail_depot_storage;
-   *records = 0;
-   for (tc = ba_detail_caches; tc; tc = tc->next, ++*records)
+   for (tc = ba_detail_caches; tc; tc = tc->next)
       for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
          unsigned held = tc->bins[i].limit - tc->bins[i].room;
          count += held;
@@ -649,7 +570,6 @@ BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks, size_t *records)
       }
    }
    ba_detail_spin_release(&d->lock);
-   bytes += *records * ba_detail_request2size(sizeof(ba_detail_thread_cache));
    ba_detail_registry_leave(entered);
    *blocks = count;
    return bytes;
