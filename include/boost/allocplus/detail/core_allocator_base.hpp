@@ -122,6 +122,13 @@ protected:
       if constexpr (over_aligned<T>()) return source().allocate_aligned(alignof(T), bytes);
       else return source().allocate_bytes(bytes);
    }
+
+   //! allocate_bytes for a block the caller means to grow in place (allocation_command).
+   void *allocate_growable_bytes(std::size_t bytes) const noexcept
+   {
+      if constexpr (over_aligned<T>()) return source().allocate_aligned(alignof(T), bytes);
+      else return source().allocate_growable_bytes(bytes);
+   }
 };
 
 //! The whole interface of a version-`Version` allocator over Source, with the commands of
@@ -232,8 +239,8 @@ private:
    //! `received` gets the objects it holds (0 on failure).
    T *allocate_new_block(size_type limit, size_type preferred, size_type &received, bool nothrow)
    {
-      void *p = this->allocate_bytes(preferred * sizeof(T));
-      if (!p && limit < preferred) p = this->allocate_bytes(limit * sizeof(T));
+      void *p = this->allocate_growable_bytes(preferred * sizeof(T));
+      if (!p && limit < preferred) p = this->allocate_growable_bytes(limit * sizeof(T));
       if (!p) {
          received = 0;
          if (nothrow) return nullptr;

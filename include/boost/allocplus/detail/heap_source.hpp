@@ -8,6 +8,10 @@
 // calls the default heap's functions, `heap_reference_source` those of one independent heap.
 //
 //   void *allocate_bytes(n)                  ba_malloc
+//   void *allocate_growable_bytes(n)         a block a container means to grow in place
+//                                            (allocation_command): from the heap itself, not
+//                                            from a thread's cache, whose blocks sit between
+//                                            cached blocks of their size
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
 //   ba_command_ret command(...)              ba_allocation_command (kept a call)
@@ -29,6 +33,7 @@ namespace boost { namespace allocplus { namespace detail {
 //! The process's default heap. Empty: an allocator holding it has no state.
 struct default_heap_source {
    static void *allocate_bytes(std::size_t n) noexcept { return ba_malloc(n); }
+   static void *allocate_growable_bytes(std::size_t n) noexcept { return ba_heap_malloc(ba_default_heap(), n); }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
    // Kept a call (noinline): inlined, the command's paths would make a container's growth
@@ -69,6 +74,7 @@ public:
    explicit heap_reference_source(ba_heap *h) noexcept : heap_(h) {}
 
    void *allocate_bytes(std::size_t n) const noexcept { return ba_heap_malloc(heap_, n); }
+   void *allocate_growable_bytes(std::size_t n) const noexcept { return ba_heap_malloc(heap_, n); }
    void *allocate_aligned(std::size_t alignment, std::size_t n) const noexcept
    {
       return ba_heap_memalign(heap_, alignment, n);

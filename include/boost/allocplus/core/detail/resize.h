@@ -57,27 +57,31 @@ BA_DETAIL_FN void ba_detail_take_from_top(ba_heap *h, ba_detail_ch *p, size_t si
    h->top->head = h->topsize | BA_DETAIL_PINUSE;
 }
 
-/* Frees into the heap the blocks of the calling thread's cache that follow in-use chunk p, one
- * after the other while each is the first of its bin (a magazine lies in its bin in address
- * order), until p and they make max_nb bytes: they merge into one free chunk (or the top) that p
- * can grow into. */
+/* Absorbs into in-use chunk p the blocks of the calling thread's cache that follow it, one after
+ * the other while each is the first of its bin (a magazine lies in its bin in address order),
+ * until p holds max_nb bytes (it may get up to a block more). They are in use already: p just
+ * takes them, with no free and no merge, and their headers are forgotten (a second free of one
+ * is reported). */
 BA_DETAIL_FN void ba_detail_take_cached_after(ba_heap *h, ba_detail_ch *p, size_t max_nb)
 {
-   size_t gained = ba_detail_chunksize(p);
-   ba_detail_ch *q = ba_detail_plus(p, gained);
-   while (gained < max_nb && q != h->top && ba_detail_cache_take_neighbour(h, q)) {
+   size_t size = ba_detail_chunksize(p), taken = 0;
+   ba_detail_ch *q = ba_detail_plus(p, size);
+   while (size < max_nb && q != h->top && ba_detail_cache_take_neighbour(h, q)) {
       size_t qsize = ba_detail_chunksize(q);
-      int last = ba_detail_plus(q, qsize) == h->top;
-      ba_detail_note_free(h, qsize, 1);        /* a cached block counts as in use to the heap */
-      ba_detail_dispose_chunk(h, q, qsize);   /* merges with the ones taken before it */
-      gained += qsize;
-      if (last) break;
+      ba_detail_forget_header(q);
+      size += qsize;
+      ++taken;
       q = ba_detail_plus(q, qsize);
+   }
+   if (taken) {
+      p->head = (p->head & BA_DETAIL_FLAG_BITS) | size;
+      ba_detail_note_free(h, 0, taken);   /* the same bytes in use, in fewer chunks */
    }
 }
 
 /* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
- * much as is free up to max_nb). Returns 1 on success; p is unchanged on failure. */
+ * much as is free up to max_nb). Returns 1 on success; on failure p is unchanged but for the
+ * blocks of the calling thread's cache it may have absorbed (ba_detail_take_cached_after). */
 BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
 {
    size_t size = ba_detail_chunksize(p);
@@ -88,8 +92,14 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
    next = ba_detail_plus(p, size);
    /* A quick chunk after p, or blocks of the calling thread's cache, are free memory held for
     * reuse: growing in place is worth more. */
-   if (next != h->top && (next->head & BA_DETAIL_QUICK)) ba_detail_quick_release(h, next);
-   else ba_detail_take_cached_after(h, p, max_nb);
+   if (next != h->top && (next->head & BA_DETAIL_QUICK)) {
+      ba_detail_quick_release(h, next);
+   } else if (next != h->top) {
+      ba_detail_take_cached_after(h, p, max_nb);
+      if (ba_detail_holds(p, min_nb)) return 1;
+      size = ba_detail_chunksize(p);
+      next = ba_detail_plus(p, size);
+   }
    if (next == h->top) {
       size_t avail;
       if (size + h->topsize < max_nb + BA_DETAIL_MIN_CHUNK
