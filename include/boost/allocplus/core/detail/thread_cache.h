@@ -477,7 +477,8 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_free_slow(void *mem)
       if (fault) tc = 0;
    }
 #endif
-   if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0) {
+   if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0
+       || (char *)ba_detail_mem2chunk(mem) + size == (char *)__atomic_load_n(&h->top, __ATOMIC_RELAXED)) {
       ba_detail_heap_free(h, mem);   /* checks it, and reports what is wrong */
       return;
    }
@@ -516,7 +517,8 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
    size_t y;
    /* (A null mem is out of range.) */
    if (BA_DETAIL_LIKELY(ba_detail_in_address_range(&ba_detail_default_heap_storage, p)
-                        && (y = ba_detail_cache_head(p)) != 0)) {
+                        && (y = ba_detail_cache_head(p)) != 0
+                        && (const char *)p + y - BA_DETAIL_CINUSE != (const char *)__atomic_load_n(&ba_detail_default_heap_storage.top, __ATOMIC_RELAXED))) {
       ba_detail_cache_bin *b = ba_detail_cache_bin_of_head(ba_detail_thread_cache_ptr, y);
       uintptr_t secret = ba_detail_cache_secret;
       if (BA_DETAIL_LIKELY(b->room != 0 && *ba_detail_cache_mark(mem) != secret)) {
