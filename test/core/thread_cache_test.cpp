@@ -24,6 +24,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <random>
@@ -32,6 +33,10 @@
 #include <vector>
 
 #include <unistd.h>
+
+#if defined(ALLOCPLUS_TEST_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
 
 using namespace allocplus_test;
 
@@ -425,6 +430,49 @@ BOOST_AUTO_TEST_CASE(short_lived_threads_leave_neither_cached_nor_system_memory_
    BOOST_TEST(flushed.in_use_bytes == start.in_use_bytes);
    BOOST_TEST(flushed.in_use_chunks == start.in_use_chunks);
    BOOST_TEST(flushed.cached_blocks == 0u);
+}
+
+// A write after free into a block another thread caches: ba_check cannot see it (it walks the
+// calling thread's cache only), ba_check_quiescent, called while that thread waits, reports it.
+BOOST_AUTO_TEST_CASE(check_quiescent_finds_a_write_after_free_in_another_threads_cache)
+{
+   void *freed = nullptr;
+   void *guard = nullptr;
+   rendezvous cached(2), checked(2);
+   std::thread owner([&] {
+      freed = ba_malloc(200);
+      guard = ba_malloc(200);   // so that the block does not end at the top (it would not be cached)
+      ba_free(freed);           // into this thread's cache
+      cached.arrive_and_wait();
+      checked.arrive_and_wait();   // quiescent meanwhile; at exit its cache goes back, checked
+   });
+   cached.arrive_and_wait();
+   BOOST_REQUIRE(freed != nullptr);
+   BOOST_REQUIRE(guard != nullptr);
+   unsigned char *word = static_cast<unsigned char *>(freed) + sizeof(void *);   // the block's mark
+#if defined(ALLOCPLUS_TEST_ASAN)
+   ASAN_UNPOISON_MEMORY_REGION(word, sizeof(std::uintptr_t));
+#endif
+   std::uintptr_t saved;
+   std::memcpy(&saved, word, sizeof saved);
+   const std::uintptr_t garbage = 12345;   // a use after free writes an int
+   std::memcpy(word, &garbage, sizeof garbage);
+   ba_check_report own = {nullptr, nullptr}, every = {nullptr, nullptr};
+   int own_ok = ba_check(&own);
+   int every_ok = ba_check_quiescent(&every);
+   std::memcpy(word, &saved, sizeof saved);
+#if defined(ALLOCPLUS_TEST_ASAN)
+   ASAN_POISON_MEMORY_REGION(word, sizeof(std::uintptr_t));
+#endif
+   BOOST_TEST(own_ok == 1, (own.what ? own.what : ""));
+   BOOST_TEST(every_ok == 0);
+   BOOST_TEST(every.where == freed);
+   if (every.what) BOOST_TEST(std::string(every.what).find("thread cache") != std::string::npos, every.what);
+   BOOST_TEST(ba_check_quiescent(nullptr) == 1);   // repaired
+   checked.arrive_and_wait();
+   owner.join();
+   ba_free(guard);
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 
 // -------------------------------------------------------------------------------------------------

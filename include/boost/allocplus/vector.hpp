@@ -691,6 +691,23 @@ private:
       }
    }
 
+   //! A first buffer of at least n elements for a vector that will grow into it: from a
+   //! version-2 allocator an allocate_new command that says so (expand_fwd), which the allocator
+   //! may serve from memory that can grow in place (ba::allocator: the heap's top rather than the
+   //! thread's cache, where the block would sit between cached blocks); else allocate_buffer.
+   allocation_result<T *, size_type> allocate_growable_buffer(size_type n)
+   {
+      if constexpr (alloc_traits::is_version_2) {
+         if (grows_in_place()) {
+            T *reuse = nullptr;
+            size_type received = n;
+            T *const p = alloc_traits::allocation_command(al(), allocate_new | expand_fwd, n, received, reuse);
+            return {p, received};
+         }
+      }
+      return allocate_buffer(n);
+   }
+
    //! A new buffer of at least n elements (the constructors, assign).
    allocation_result<T *, size_type> new_buffer(size_type n)
    {
@@ -874,7 +891,7 @@ private:
       if (!old) {
          // Nothing to expand (and preferred == limit: the capacity is 0): a new buffer.
          BOOST_ALLOCPLUS_VECTOR_COUNT(num_alloc);
-         const allocation_result<T *, size_type> b = allocate_buffer(preferred);
+         const allocation_result<T *, size_type> b = allocate_growable_buffer(preferred);
          return insert_into_new(b.ptr, b.count, at, n, proxy);
       }
       T *reuse = old;

@@ -294,13 +294,21 @@ BOOST_ALLOCPLUS_CORE_API int    ba_heap_set_option(ba_heap *h, int option, size_
 BOOST_ALLOCPLUS_CORE_API size_t ba_heap_set_footprint_limit(ba_heap *h, size_t bytes);
 /* Effects: fills *stats (walking the heap for the free-chunk figures). */
 BOOST_ALLOCPLUS_CORE_API void   ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats);
-/* Effects: walks every segment, chunk, bin and huge block of h and verifies every invariant.
- * Returns: 1 when the heap is sound; 0 with *report (if not null) naming the first broken one. */
+/* Effects: walks every segment, chunk, bin and huge block of h and verifies every invariant; for
+ * the default heap, the calling thread's cache and the depot of cached blocks as well (another
+ * thread's cache changes without a lock: ba_check_quiescent walks those).
+ * Returns: 1 when the heap is sound; 0 with *report (if not null) naming the first broken one.
+ * Complexity: linear in the heap's chunks and cached blocks. */
 BOOST_ALLOCPLUS_CORE_API int    ba_heap_check(ba_heap *h, ba_check_report *report);
 
 /* Shorthands for the default heap. */
 BOOST_ALLOCPLUS_CORE_API void   ba_stats(ba_heap_stats *stats);
 BOOST_ALLOCPLUS_CORE_API int    ba_check(ba_check_report *report);
+/* Effects: as ba_check, and walks every other thread's cache too.
+ * Requires: no other thread calls the default heap (ba_malloc, ba_free, ba::allocator...) during
+ * the call: they are quiescent (joined, or waiting on something this thread controls).
+ * Returns: as ba_check. */
+BOOST_ALLOCPLUS_CORE_API int    ba_check_quiescent(ba_check_report *report);
 
 /* Effects: a misuse found by a heap (a free of a pointer it did not hand out, a corrupted chunk)
  * is reported to `handler` (null: the default, which prints the message and aborts). The handler
@@ -394,6 +402,7 @@ using boost::allocplus::core_abi_v1::ba_heap_stats_get;
 using boost::allocplus::core_abi_v1::ba_heap_check;
 using boost::allocplus::core_abi_v1::ba_stats;
 using boost::allocplus::core_abi_v1::ba_check;
+using boost::allocplus::core_abi_v1::ba_check_quiescent;
 using boost::allocplus::core_abi_v1::ba_set_diagnostic_handler;
 using boost::allocplus::core_abi_v1::ba_chain_init;
 using boost::allocplus::core_abi_v1::ba_chain_empty;

@@ -219,11 +219,16 @@ private:
          }
          if (preferred > max_objects<T>()) preferred = max_objects<T>();
       }
-      // Without a block to expand, the command is an allocation: the malloc path, shorter than
-      // the command's (measured: a tenth of the cost of a small vector's growth).
-      if (base::malloc_exposes_whole_blocks && !reuse && (command & allocate_new)
-          && !(command & (zero_memory | shrink_in_place | try_shrink_in_place)))
-         return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation);
+      // Without a block to expand (none given, or no expansion asked for), the command is an
+      // allocation: the malloc path, shorter than the command's (measured: a tenth of the cost of
+      // a small vector's growth). A block the caller means to expand (expand_fwd or expand_bwd
+      // asked for) comes from the heap itself, where it can grow; else from the thread's cache.
+      const bool growable = (command & (expand_fwd | expand_bwd)) != 0;
+      if (base::malloc_exposes_whole_blocks && (!reuse || !growable) && (command & allocate_new)
+          && !(command & (zero_memory | shrink_in_place | try_shrink_in_place))) {
+         reuse = nullptr;
+         return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation, growable);
+      }
       std::size_t received = 0;
       const ba_command_ret r =
          InlineGrowth || (command & (shrink_in_place | try_shrink_in_place))
@@ -235,12 +240,16 @@ private:
       return static_cast<T *>(r.first);
    }
 
-   //! A new block of `preferred` objects, else of `limit` (limit <= preferred <= max_objects);
-   //! `received` gets the objects it holds (0 on failure).
-   T *allocate_new_block(size_type limit, size_type preferred, size_type &received, bool nothrow)
+   //! A new block of `preferred` objects, else of `limit` (limit <= preferred <= max_objects),
+   //! one that can grow in place if `growable`; `received` gets the objects it holds (0 on
+   //! failure).
+   T *allocate_new_block(size_type limit, size_type preferred, size_type &received, bool nothrow, bool growable)
    {
-      void *p = this->allocate_growable_bytes(preferred * sizeof(T));
-      if (!p && limit < preferred) p = this->allocate_growable_bytes(limit * sizeof(T));
+      auto bytes = [&](size_type objects) {
+         return growable ? this->allocate_growable_bytes(objects * sizeof(T)) : this->allocate_bytes(objects * sizeof(T));
+      };
+      void *p = bytes(preferred);
+      if (!p && limit < preferred) p = bytes(limit);
       if (!p) {
          received = 0;
          if (nothrow) return nullptr;

@@ -85,9 +85,9 @@ BA_DETAIL_FN void ba_detail_set_address_range(ba_heap *h, char *least, char *gre
  * larger than any span. */
 BA_DETAIL_FN int ba_detail_in_address_range(const ba_heap *h, const void *c)
 {
-   uintptr_t offset = (uintptr_t)c - (uintptr_t)__atomic_load_n(&h->least_addr, __ATOMIC_RELAXED);
+   uintptr_t offset = (uintptr_t)c - (uintptr_t)BA_DETAIL_LOAD_RACY(h->least_addr);
    unsigned shift = BA_DETAIL_ALIGN == 16 ? 4u : 3u;
-   return ((offset >> shift) | (offset << (BA_DETAIL_SIZE_BITS - shift))) < __atomic_load_n(&h->aligned_span, __ATOMIC_RELAXED);
+   return ((offset >> shift) | (offset << (BA_DETAIL_SIZE_BITS - shift))) < BA_DETAIL_LOAD_RACY(h->aligned_span);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

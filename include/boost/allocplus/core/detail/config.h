@@ -106,4 +106,20 @@
 #  endif
 #endif
 
+/* Reads a word other threads write under the heap's lock, without the lock, where any value the
+ * word had is safe to act on (a stale one only sends the call down its slow path). A relaxed
+ * atomic load under TSan, which would report the race; elsewhere a plain load: GCC keeps every
+ * atomic load an instruction of its own, and the fast paths' compares take the word from memory
+ * (a plain load saves one instruction per word read). */
+#if defined(BA_DETAIL_TSAN)
+#  define BA_DETAIL_LOAD_RACY(lvalue) __atomic_load_n(&(lvalue), __ATOMIC_RELAXED)
+#else
+#  define BA_DETAIL_LOAD_RACY(lvalue) (lvalue)
+#endif
+
+/* The core throws nothing (a diagnostic handler must not return into it: it exits or longjmps).
+ * Said of the paths a fast path calls last, so that a noexcept C++ caller (ba::allocator's
+ * deallocate) jumps to them instead of calling them: one call and return less. */
+#define BA_DETAIL_NOTHROW __attribute__((nothrow))
+
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CONFIG_H */

@@ -196,7 +196,9 @@ BOOST_ALLOCPLUS_CORE_API void ba_heap_stats_get(ba_heap *h, ba_heap_stats *stats
    }
 }
 
-BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
+/* ba_heap_check, and for the default heap its caches: the calling thread's, the depot and with
+ * every_thread (the caller's promise that the other threads are quiescent) the other threads'. */
+BA_DETAIL_FN int ba_detail_check(ba_heap *h, int every_thread, ba_check_report *report)
 {
    ba_detail_tally t;
    const void *where = 0;
@@ -204,15 +206,16 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report)
    ba_detail_lock(h);
    what = ba_detail_walk(h, &t, &where);
    ba_detail_unlock(h);
-   /* The calling thread's cache too (another thread's changes under it); their blocks are in use
-    * to the walk above. */
-   if (!what && h == &ba_detail_default_heap_storage) what = ba_detail_cache_check(h, &where);
+   /* (Cached blocks are in use to the walk above.) */
+   if (!what && h == &ba_detail_default_heap_storage) what = ba_detail_cache_check(h, every_thread, &where);
    if (report) {
       report->what = what;
       report->where = what ? where : 0;
    }
    return what == 0;
 }
+
+BOOST_ALLOCPLUS_CORE_API int ba_heap_check(ba_heap *h, ba_check_report *report) { return ba_detail_check(h, 0, report); }
 
 /* The default heap's malloc and free: the calling thread's cache, or its slow paths. */
 BOOST_ALLOCPLUS_CORE_API void *ba_malloc(size_t n) { return ba_detail_cache_malloc(n); }
@@ -253,7 +256,8 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_det
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void) { ba_detail_cache_flush_all(ba_detail_default()); }
 BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }
-BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_heap_check(ba_detail_default(), report); }
+BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_detail_check(ba_detail_default(), 0, report); }
+BOOST_ALLOCPLUS_CORE_API int ba_check_quiescent(ba_check_report *report) { return ba_detail_check(ba_detail_default(), 1, report); }
 
 BOOST_ALLOCPLUS_CORE_API ba_diagnostic_handler ba_set_diagnostic_handler(ba_diagnostic_handler handler)
 {

@@ -456,9 +456,17 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
    return ba_detail_heap_malloc(h, n);
 }
 
+#if !BOOST_ALLOCPLUS_CHECKED
+/* ba_free of a block of the default heap that does not go to the cache (it ends at the top). */
+BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_to_heap(void *mem)
+{
+   ba_detail_heap_free(&ba_detail_default_heap_storage, mem);
+}
+#endif
+
 /* ba_free when the block is not one the fast path takes (not the heap's, not of a cached size,
  * marked cached), its bin is full, or the thread has no cache yet. */
-BA_DETAIL_OUT_OF_LINE_FN void ba_detail_cache_free_slow(void *mem)
+BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *mem)
 {
    ba_heap *h;
    ba_detail_thread_cache *tc;
@@ -517,10 +525,17 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
    size_t y;
    /* (A null mem is out of range.) */
    if (BA_DETAIL_LIKELY(ba_detail_in_address_range(&ba_detail_default_heap_storage, p)
-                        && (y = ba_detail_cache_head(p)) != 0
-                        && (const char *)p + y - BA_DETAIL_CINUSE != (const char *)__atomic_load_n(&ba_detail_default_heap_storage.top, __ATOMIC_RELAXED))) {
-      ba_detail_cache_bin *b = ba_detail_cache_bin_of_head(ba_detail_thread_cache_ptr, y);
-      uintptr_t secret = ba_detail_cache_secret;
+                        && (y = ba_detail_cache_head(p)) != 0)) {
+      ba_detail_cache_bin *b;
+      uintptr_t secret;
+      /* A block that ends at the top merges into it, as without caches (doc/core.md). */
+      if (BA_DETAIL_UNLIKELY((uintptr_t)mem + y - (2 * BA_DETAIL_WORD + BA_DETAIL_CINUSE)
+                             == (uintptr_t)BA_DETAIL_LOAD_RACY(ba_detail_default_heap_storage.top))) {
+         ba_detail_cache_free_to_heap(mem);
+         return;
+      }
+      b = ba_detail_cache_bin_of_head(ba_detail_thread_cache_ptr, y);
+      secret = ba_detail_cache_secret;
       if (BA_DETAIL_LIKELY(b->room != 0 && *ba_detail_cache_mark(mem) != secret)) {
          ba_detail_block_died(mem, y - BA_DETAIL_CINUSE - BA_DETAIL_CHUNK_OVERHEAD);
          ba_detail_link_store(mem, b->head);
@@ -577,30 +592,71 @@ BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks)
    return bytes;
 }
 
-/* Checks the calling thread's cache and the depot for ba_check. Returns: what is wrong, or null. */
-BA_DETAIL_FN const char *ba_detail_cache_check(ba_heap *h, const void **where)
+/* Checks a list of `held` cached blocks of chunk size `size` from `node`. Returns: what is
+ * wrong (with *where), or null. */
+BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *node, size_t held, size_t size,
+                                                      const void **where)
 {
-   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
-   unsigned i;
-   if (!ba_detail_cache_is_real(tc)) return 0;
-   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
-      const ba_detail_cache_bin *b = &tc->bins[i];
-      size_t size = (size_t)i << 4;
-      unsigned held = b->limit - b->room;
-      void *node = b->head;
-      if (b->room > b->limit) { *where = b; return "a thread cache's count is overwritten"; }
-      for (; held; --held) {
-         void *next;
-         if (!node || ba_detail_cache_takes(h, node) != size || *ba_detail_cache_mark(node) != ba_detail_cache_secret) {
-            *where = node;
-            return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
-         }
-         next = ba_detail_link_load(node);
-         if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
-         node = next;
+   for (; held; --held) {
+      void *next;
+      if (!node || ba_detail_cache_takes(h, node) != size || *ba_detail_cache_mark(node) != ba_detail_cache_secret) {
+         *where = node;
+         return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
       }
+      next = ba_detail_link_load(node);
+      if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
+      node = next;
    }
    return 0;
+}
+
+/* Checks the bins of cache tc. Returns: what is wrong (with *where), or null. */
+BA_DETAIL_FN const char *ba_detail_cache_check_bins(const ba_heap *h, const ba_detail_thread_cache *tc,
+                                                    const void **where)
+{
+   unsigned i;
+   for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
+      const ba_detail_cache_bin *b = &tc->bins[i];
+      const char *what;
+      if (b->room > b->limit) { *where = b; return "a thread cache's count is overwritten"; }
+      if ((what = ba_detail_cache_check_blocks(h, b->head, b->limit - b->room, (size_t)i << 4, where)) != 0)
+         return what;
+   }
+   return 0;
+}
+
+/* Checks the magazines of the depot. Returns: what is wrong (with *where), or null. */
+BA_DETAIL_FN const char *ba_detail_depot_check(const ba_heap *h, const void **where)
+{
+   ba_detail_depot *d = &ba_detail_depot_storage;
+   const char *what = 0;
+   unsigned i, m;
+   ba_detail_spin_acquire(&d->lock);
+   for (i = 2; i < BA_DETAIL_CACHE_BINS && !what; ++i) {
+      if (d->count[i] > BA_DETAIL_DEPOT_MAGAZINES) { *where = &d->count[i]; what = "the depot's count is overwritten"; }
+      for (m = 0; m < d->count[i] && !what; ++m)
+         what = ba_detail_cache_check_blocks(h, d->magazine[i][m].first, d->magazine[i][m].length, (size_t)i << 4, where);
+   }
+   ba_detail_spin_release(&d->lock);
+   return what;
+}
+
+/* Checks, for ba_check, the calling thread's cache and the depot, and with every_thread the
+ * caches of the other threads too (which the caller knows to be quiescent: their owners change
+ * them without a lock). Returns: what is wrong (with *where), or null. */
+BA_DETAIL_FN const char *ba_detail_cache_check(ba_heap *h, int every_thread, const void **where)
+{
+   ba_detail_thread_cache *own = ba_detail_thread_cache_ptr;
+   const char *what = 0;
+   if (ba_detail_cache_is_real(own)) what = ba_detail_cache_check_bins(h, own, where);
+   if (!what && every_thread) {
+      int entered = ba_detail_registry_enter();
+      const ba_detail_thread_cache *tc;
+      for (tc = ba_detail_caches; tc && !what; tc = tc->next)
+         if (tc != own) what = ba_detail_cache_check_bins(h, tc, where);
+      ba_detail_registry_leave(entered);
+   }
+   return what ? what : ba_detail_depot_check(h, where);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS
