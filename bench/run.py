@@ -529,7 +529,9 @@ def check_targets(targets, results, missing, groups, interleaved=None):
     for res in results.values():
         by_name[(res["run"]["group"], res["run"]["allocator"])] = res
     checked = []
-    skipped = [t for t in targets if t["table"] not in groups]
+    # A target's peer runs in its own table, or (peer_table) in another: a row against itself in
+    # another setting, e.g. with an idle thread against single-threaded.
+    skipped = [t for t in targets if t["table"] not in groups or t.get("peer_table", t["table"]) not in groups]
     for t in targets:
         if t in skipped:
             continue
@@ -551,13 +553,14 @@ def check_targets(targets, results, missing, groups, interleaved=None):
                 entry["words"] = "%s %s: %s (wanted %s)" % (alloc, t["counter"], fmt_count(v), bounds)
         else:
             metric = t.get("metric", "time")
+            peer_group = t.get("peer_table", group)
             ours = metric_of(by_name.get((group, t["ours"])), metric)
-            peer = metric_of(by_name.get((group, t["peer"])), metric)
+            peer = metric_of(by_name.get((peer_group, t["peer"])), metric)
             limit = t["max_ratio_ours_over_peer"]
             what = "time" if metric == "time" else metric
             if ours is None or peer is None:
                 absent = [n for n, v in ((t["ours"], ours), (t["peer"], peer)) if v is None]
-                why = ["missing" if any(p == n and g == group for p, _k, g in missing)
+                why = ["missing" if any(p == n and g in (group, peer_group) for p, _k, g in missing)
                        else "not measured" for n in absent]
                 status = "n/a"
                 text = "%s: %s" % (group, ", ".join("%s %s" % (n, w) for n, w in zip(absent, why)))
@@ -565,7 +568,7 @@ def check_targets(targets, results, missing, groups, interleaved=None):
                 ratio = ours / peer if peer else float("inf")
                 rounds = ""
                 band = 0.0
-                paired = paired_time_ratio(by_name[(group, t["ours"])], by_name[(group, t["peer"])]) \
+                paired = paired_time_ratio(by_name[(group, t["ours"])], by_name[(peer_group, t["peer"])]) \
                     if metric == "time" else None
                 if paired:
                     ratio = paired[0]
@@ -578,8 +581,9 @@ def check_targets(targets, results, missing, groups, interleaved=None):
                         min(together), max(together), paired[0] if paired else ours / peer)
                     band = noise_band(ratio, min(together), max(together))
                 status = verdict(ratio, limit, band)
+                peer_name = t["peer"] if peer_group == group else "%s/%s" % (peer_group, t["peer"])
                 text = "%s: %s %s / %s %s = %.2f (want <= %g%s%s)" % (
-                    group, t["ours"], what, t["peer"], what, ratio, limit, rounds,
+                    group, t["ours"], what, peer_name, what, ratio, limit, rounds,
                     ", noise band %.0f%%" % (100 * band) if band else "")
                 entry["ratio"], entry["band"] = ratio, band
                 entry["words"] = plain_words(t, ratio, metric, status, band)

@@ -260,6 +260,43 @@ BOOST_AUTO_TEST_CASE(a_block_freed_then_allocated_comes_back_from_the_cache)
    ba_free(q);
 }
 
+// A block grows in place over the blocks of the thread's cache that follow it (a magazine lies in
+// address order): the statistics follow, whether the realloc succeeds or fails (then the block is
+// as it was, and what it took is free memory of the heap). Both found by the fuzzer.
+BOOST_AUTO_TEST_CASE(realloc_over_the_threads_cached_blocks_keeps_the_statistics)
+{
+   ba_thread_cache_flush();
+   void *p = ba_malloc(256);   // the first block of a magazine carved now; the rest is cached
+   BOOST_REQUIRE(p != nullptr);
+   std::memset(p, 0x5a, 256);
+   ba_heap_stats before = stats();
+   BOOST_REQUIRE(before.cached_blocks > 0u);
+   void *q = ba_realloc(p, 288);
+   BOOST_REQUIRE(q != nullptr);
+   BOOST_TEST(q == p, "grew in place over its cached neighbour");
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+   ba_heap_stats grown = stats();
+   BOOST_TEST(grown.in_use_chunks == before.in_use_chunks);
+   BOOST_TEST(grown.in_use_bytes >= before.in_use_bytes + 32);
+   BOOST_TEST(grown.cached_blocks < before.cached_blocks);
+
+   // A realloc the footprint limit refuses: the block keeps its size and contents.
+   const std::size_t usable = ba_usable_size(q);
+   ba_heap_stats now = stats();
+   const std::size_t previous = ba_heap_set_footprint_limit(ba_default_heap(), now.system_bytes);
+   void *r = ba_realloc(q, 4 * MiB);
+   ba_heap_set_footprint_limit(ba_default_heap(), previous);
+   BOOST_TEST(r == nullptr);
+   BOOST_TEST(ba_usable_size(q) == usable);
+   for (std::size_t i = 0; i < 256; ++i) BOOST_REQUIRE(static_cast<unsigned char *>(q)[i] == 0x5a);
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+   ba_heap_stats after = stats();
+   BOOST_TEST(after.in_use_bytes == now.in_use_bytes);
+   BOOST_TEST(after.in_use_chunks == now.in_use_chunks);
+   ba_free(q);
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+}
+
 BOOST_AUTO_TEST_CASE(check_passes_with_a_block_of_every_cached_size_in_the_cache)
 {
    ba_thread_cache_flush();
@@ -505,7 +542,8 @@ BOOST_AUTO_TEST_CASE(double_free_of_a_block_spilled_to_the_depot_is_reported)
       std::vector<void *> others;
       void *p = ba_malloc(24);
       for (unsigned i = 0; i < limit; ++i) others.push_back(ba_malloc(24));
-      if (!p || std::find(others.begin(), others.end(), nullptr) != others.end()) child_fails(2, "ba_malloc failed");
+      void *guard = ba_malloc(24);   // so that the last of the others does not end at the top (not cached)
+      if (!p || !guard || std::find(others.begin(), others.end(), nullptr) != others.end()) child_fails(2, "ba_malloc failed");
       ba_thread_cache_flush();   // an empty bin, an empty depot
       if (stats().cached_blocks != 0) child_fails(3, "the flush left blocks cached");
       // p is the oldest: the bin fills with p and limit - 1 others, the last free spills the

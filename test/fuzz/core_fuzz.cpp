@@ -5,8 +5,9 @@
 //
 // - A model program (any input that does not start with the corruption tag below): heap
 //   operations (malloc, calloc, free, realloc, memalign, every allocation_command, bursts of
-//   nodes and arrays, multidealloc, trim, footprint limits) run on a heap from mmap and on a heap
-//   over a buffer, against a model of the live blocks. Every block carries a fill pattern checked
+//   nodes and arrays, multidealloc, trim, footprint limits) run on a heap from mmap, on a heap
+//   over a buffer and on the default heap through the thread's cache (ba_malloc, ba_free, mixed
+//   with ba_heap_free), against a model of the live blocks. Every block carries a fill pattern checked
 //   before it moves or dies, and ba_heap_check runs after every operation. Any difference is a
 //   crash. The program uses the heap as the documentation allows, so nothing may be reported.
 // - A corruption program (an input that starts with "corrupt!"): operations on a heap of its own,
@@ -86,7 +87,9 @@ void verify(const block &b, const char *when)
 
 class heap_model {
 public:
-   explicit heap_model(ba_heap *h) : heap_(h) {}
+   //! through_cache: h is the default heap, and its mallocs and (some of its) frees go through
+   //! the thread's cache (ba_malloc, ba_free), the rest straight to the heap (ba_heap_*).
+   explicit heap_model(ba_heap *h, bool through_cache = false) : heap_(h), through_cache_(through_cache) {}
 
    void step(program_reader &in)
    {
@@ -99,11 +102,11 @@ public:
       case 7: shrink(in); break;
       case 8: burst(in); break;
       case 9: burst_free(in); break;
-      case 10: ba_heap_trim(heap_, in.number(1 << 20)); break;
+      case 10: through_cache_ ? (void)ba_trim(in.number(1 << 20)) : (void)ba_heap_trim(heap_, in.number(1 << 20)); break;
       default: limit(in); break;
       }
       ba_check_report report;
-      if (!ba_heap_check(heap_, &report)) {
+      if (!(through_cache_ ? ba_check_quiescent(&report) : ba_heap_check(heap_, &report))) {
          std::fprintf(stderr, "core_fuzz: ba_heap_check: %s at %p\n", report.what, report.where);
          std::abort();
       }
@@ -111,7 +114,10 @@ public:
 
    void release_all()
    {
-      for (block &b : live_) { verify(b, "contents before the final free"); ba_heap_free(heap_, b.p); }
+      for (block &b : live_) {
+         verify(b, "contents before the final free");
+         if (through_cache_) ba_free(b.p); else ba_heap_free(heap_, b.p);
+      }
       live_.clear();
    }
 
@@ -134,7 +140,7 @@ private:
    {
       std::size_t n = in.size();
       bool zeroed = in.byte() & 1;
-      void *p = zeroed ? ba_heap_calloc(heap_, 1, n) : ba_heap_malloc(heap_, n);
+      void *p = zeroed ? ba_heap_calloc(heap_, 1, n) : through_cache_ ? ba_malloc(n) : ba_heap_malloc(heap_, n);
       if (!p) return;   // the footprint limit may be in force
       if (ba_usable_size(p) < n) fail("usable size below the request", block{static_cast<unsigned char *>(p), n, 0}, 0);
       if (zeroed)
@@ -147,7 +153,8 @@ private:
       if (live_.empty()) return;
       block b = take(in.number(live_.size()));
       verify(b, "contents before free");
-      ba_heap_free(heap_, b.p);
+      if (through_cache_ && (in.byte() & 3) != 0) ba_free(b.p);
+      else ba_heap_free(heap_, b.p);
    }
    void reallocate(program_reader &in)
    {
@@ -293,6 +300,7 @@ private:
    }
 
    ba_heap *heap_;
+   bool through_cache_;
    std::vector<block> live_;
 };
 
@@ -616,17 +624,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
    ba_heap_set_option(mapped, BA_OPTION_MMAP_THRESHOLD, std::size_t(64) << 10);
    ba_heap_set_option(mapped, BA_OPTION_RELEASE_RATE, 7);
    ba_heap *over = ba_create_heap_over(buffer_storage, sizeof buffer_storage, 0);
+   // The default heap too, with the thread's cache in front of it: what it holds at the start
+   // (nothing of this program's) is what it must hold at the end.
+   ba_thread_cache_flush();
+   ba_heap_stats at_start;
+   ba_heap_stats_get(ba_default_heap(), &at_start);
    {
-      heap_model a(mapped), b(over);
+      heap_model a(mapped), b(over), c(ba_default_heap(), true);
       for (unsigned steps = 0; !in.done() && steps < 4000; ++steps) {
-         if (in.byte() & 1) a.step(in); else b.step(in);
+         switch (in.byte() % 3) {
+         case 0: a.step(in); break;
+         case 1: b.step(in); break;
+         default: c.step(in); break;
+         }
       }
       a.release_all();
       b.release_all();
+      c.release_all();
    }
    ba_heap_stats stats;
    ba_heap_stats_get(mapped, &stats);
    if (stats.in_use_bytes != 0 || stats.in_use_chunks != 0) { std::fprintf(stderr, "core_fuzz: in-use bytes after freeing everything\n"); std::abort(); }
+   ba_heap_set_footprint_limit(ba_default_heap(), SIZE_MAX);
+   ba_thread_cache_flush();
+   ba_heap_stats_get(ba_default_heap(), &stats);
+   if (stats.in_use_bytes != at_start.in_use_bytes || stats.in_use_chunks != at_start.in_use_chunks) {
+      std::fprintf(stderr, "core_fuzz: the default heap's in-use bytes changed after freeing everything\n");
+      std::abort();
+   }
    ba_destroy_heap(mapped);
    ba_destroy_heap(over);
    return 0;

@@ -221,10 +221,12 @@ private:
       }
       // Without a block to expand (none given, or no expansion asked for), the command is an
       // allocation: the malloc path, shorter than the command's (measured: a tenth of the cost of
-      // a small vector's growth). A block the caller means to expand (expand_fwd or expand_bwd
-      // asked for) comes from the heap itself, where it can grow; else from the thread's cache.
-      const bool growable = (command & (expand_fwd | expand_bwd)) != 0;
-      if (base::malloc_exposes_whole_blocks && (!reuse || !growable) && (command & allocate_new)
+      // a small vector's growth). A block the caller means to expand forward comes from the heap
+      // itself, where it can grow into the top; else from the thread's cache (whose blocks may be
+      // expanded backward into free memory before them, as any other).
+      const bool growable = (command & expand_fwd) != 0;
+      if (base::malloc_exposes_whole_blocks && (!reuse || !(command & (expand_fwd | expand_bwd)))
+          && (command & allocate_new)
           && !(command & (zero_memory | shrink_in_place | try_shrink_in_place))) {
          reuse = nullptr;
          return allocate_new_block(limit_size, preferred, prefer_in_received_out, command & nothrow_allocation, growable);

@@ -64,7 +64,7 @@ BA_DETAIL_FN void ba_detail_take_from_top(ba_heap *h, ba_detail_ch *p, size_t si
  * is reported). */
 BA_DETAIL_FN void ba_detail_take_cached_after(ba_heap *h, ba_detail_ch *p, size_t max_nb)
 {
-   size_t size = ba_detail_chunksize(p), taken = 0;
+   size_t size = ba_detail_chunksize(p), taken = 0, start = size;
    ba_detail_ch *q = ba_detail_plus(p, size);
    while (size < max_nb && q != h->top && ba_detail_cache_take_neighbour(h, q)) {
       size_t qsize = ba_detail_chunksize(q);
@@ -75,14 +75,14 @@ BA_DETAIL_FN void ba_detail_take_cached_after(ba_heap *h, ba_detail_ch *p, size_
    }
    if (taken) {
       p->head = (p->head & BA_DETAIL_FLAG_BITS) | size;
-      ba_detail_note_free(h, 0, taken);   /* the same bytes in use, in fewer chunks */
+      /* Out of use to the statistics: the caller counts p's growth (ba_detail_note_resize). */
+      ba_detail_note_free(h, size - start, taken);
    }
 }
 
-/* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
- * much as is free up to max_nb). Returns 1 on success; on failure p is unchanged but for the
- * blocks of the calling thread's cache it may have absorbed (ba_detail_take_cached_after). */
-BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
+/* ba_detail_expand_fwd, but on failure p keeps the blocks of the calling thread's cache it
+ * absorbed on the way (ba_detail_take_cached_after). */
+BA_DETAIL_FN int ba_detail_grow_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
 {
    size_t size = ba_detail_chunksize(p);
    ba_detail_ch *next;
@@ -127,6 +127,17 @@ BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb
       }
       return 1;
    }
+   return 0;
+}
+
+/* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
+ * much as is free up to max_nb). Returns 1 on success; on failure p is unchanged (cached blocks
+ * it absorbed on the way go back to the heap as free memory, which the statistics already say). */
+BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
+{
+   size_t start = ba_detail_chunksize(p);
+   if (ba_detail_grow_fwd(h, p, min_nb, max_nb)) return 1;
+   if (ba_detail_chunksize(p) != start) ba_detail_shrink_chunk(h, p, start);
    return 0;
 }
 
