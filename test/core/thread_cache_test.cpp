@@ -30,6 +30,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -701,62 +702,92 @@ BOOST_AUTO_TEST_CASE(a_thread_started_with_the_option_at_zero_has_no_cache)
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 
+BOOST_AUTO_TEST_CASE(the_option_is_refused_for_another_heap_and_changes_nothing)
+{
+   ba_heap *other = ba_create_heap(0, 1);
+   BOOST_REQUIRE(other != nullptr);
+   BOOST_TEST(ba_heap_set_option(other, BA_OPTION_THREAD_CACHE, 0) == 0);
+   ba_destroy_heap(other);
+   std::size_t cached_by_one_free = 0;
+   std::thread t([&cached_by_one_free] {
+      void *p = ba_malloc(40);
+      void *guard = ba_malloc(40);   // so that p does not end at the top
+      const std::size_t before = stats().cached_blocks;
+      ba_free(p);
+      cached_by_one_free = stats().cached_blocks - before;
+      ba_free(guard);
+   });
+   t.join();
+   BOOST_TEST(cached_by_one_free == 1u, "a thread made after still caches");
+   ba_thread_cache_flush();
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+}
+
 // -------------------------------------------------------------------------------------------------
-// 8. An allocation that finds no memory flushes the calling thread's cache and the depot first.
+// 8. An allocation that finds no memory flushes the calling thread's cache and the depot first
+//    (any allocation of the default heap: ba_malloc, ba_heap_malloc, calloc, memalign, commands).
 // -------------------------------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(an_allocation_short_of_memory_takes_back_what_the_caches_hold)
 {
    ba_heap *h = ba_default_heap();
    constexpr std::size_t large = 64 * KiB;
-   ba_thread_cache_flush();
-   ba_trim(0);
-   const std::size_t previous_limit = ba_heap_set_footprint_limit(h, stats().system_bytes);
-   // Takes every free byte the heap has without growing (ba_heap_malloc: no cache in the way).
-   std::vector<void *> hogs;
-   auto soak = [&] {
-      ba_heap_set_footprint_limit(h, stats().system_bytes);
-      for (std::size_t n = large; n >= 16; n /= 2)
-         for (void *p; (p = ba_heap_malloc(h, n)) != nullptr;) hogs.push_back(p);
-      for (void *p; (p = ba_heap_malloc(h, 1)) != nullptr;) hogs.push_back(p);
+   // Each way to allocate from the default heap: each takes the caches back before it gives up.
+   const std::pair<const char *, void *(*)()> allocations[] = {
+      {"ba_malloc", [] { return ba_malloc(large); }},
+      {"ba_heap_malloc", [] { return ba_heap_malloc(ba_default_heap(), large); }},
+      {"ba_calloc", [] { return ba_calloc(1, large); }},
+      {"ba_memalign", [] { return ba_memalign(4096, large); }},
+      {"ba_allocation_command", [] {
+          std::size_t received = 0;
+          return ba_allocation_command(BA_ALLOCATE_NEW, 1, 0, large, large, &received, nullptr).first;
+       }},
    };
-   // The blocks cached next are carved from the top, adjacent: given back, they make one chunk.
-   soak();
-   // Room for the caches: exactly what a bin holds of every size (no spill, nothing goes back).
-   ba_heap_set_footprint_limit(h, stats().system_bytes + 2 * default_cap);
-   std::vector<void *> small;
-   for (std::size_t n : one_request_per_cached_size())
-      for (unsigned i = 0; i < bin_limit(n + 8); ++i) {
-         void *p = ba_malloc(n);
-         BOOST_REQUIRE(p);
-         small.push_back(p);
+   for (const auto &allocation : allocations) {
+      BOOST_TEST_CONTEXT(allocation.first)
+      {
+         ba_thread_cache_flush();
+         ba_trim(0);
+         const std::size_t previous_limit = ba_heap_set_footprint_limit(h, stats().system_bytes);
+         // Takes every free byte the heap has without growing.
+         std::vector<void *> hogs;
+         for (std::size_t n = large; n >= 16; n /= 2)
+            for (void *p; (p = ba_heap_malloc(h, n)) != nullptr;) hogs.push_back(p);
+         for (void *p; (p = ba_heap_malloc(h, 1)) != nullptr;) hogs.push_back(p);
+         // Room for the caches: what a bin holds of every size (no spill, nothing goes back).
+         ba_heap_set_footprint_limit(h, stats().system_bytes + 2 * default_cap);
+         std::vector<void *> small;
+         for (std::size_t n : one_request_per_cached_size())
+            for (unsigned i = 0; i < bin_limit(n + 8); ++i) {
+               void *p = ba_malloc(n);
+               BOOST_REQUIRE(p);
+               small.push_back(p);
+            }
+         for (void *p : small) ba_free(p);
+         // The heap grew by more than the caches took: the rest of the top goes too, in one block
+         // (no allocation fails on the way), and the heap may not grow any more.
+         ba_heap_set_footprint_limit(h, stats().system_bytes);
+         const std::size_t top = stats().top_bytes;
+         if (top > 256)
+            if (void *rest = ba_heap_malloc(h, top - 256)) hogs.push_back(rest);
+         ba_heap_stats cached = stats();
+         BOOST_TEST_MESSAGE("cached: " << cached.cached_blocks << " blocks, " << cached.cached_bytes
+                            << " bytes; free " << cached.free_bytes << " in " << cached.free_chunks << " chunks");
+         BOOST_TEST(cached.cached_bytes >= 3 * large);
+         BOOST_TEST(cached.free_bytes < large, "the precondition: only cached memory can hold the block");
+         void *p = allocation.second();
+         BOOST_TEST(p != nullptr, "failed with " << cached.cached_bytes << " bytes cached");
+         ba_heap_stats after = stats();
+         BOOST_TEST(after.cached_blocks == 0u);
+         BOOST_TEST(after.system_bytes <= cached.system_bytes);
+         ALLOCPLUS_CHECK_HEAP(h);
+         ba_free(p);
+         for (void *q : hogs) ba_heap_free(h, q);
+         ba_heap_set_footprint_limit(h, previous_limit);
+         ba_trim(0);
+         ALLOCPLUS_CHECK_HEAP(h);
       }
-   for (void *p : small) ba_free(p);
-   // The heap grew by more than the caches took: what is left of the top goes too, and the heap
-   // may not grow any more.
-   soak();
-   ba_heap_stats cached = stats();
-   BOOST_TEST_MESSAGE("cached: " << cached.cached_blocks << " blocks, " << cached.cached_bytes << " bytes; top "
-                      << cached.top_bytes << ", free " << cached.free_bytes << " in " << cached.free_chunks
-                      << " chunks, system " << cached.system_bytes << ", hogs " << hogs.size());
-   BOOST_TEST(cached.cached_bytes >= 3 * large);
-   // The heap alone has no room for `large`...
-   void *direct = ba_heap_malloc(h, large);
-   BOOST_TEST(direct == nullptr, "the precondition: only cached memory could hold the block");
-   // ... but ba_malloc's slow path flushes the caches and tries again.
-   void *p = direct ? nullptr : ba_malloc(large);
-   BOOST_TEST(p != nullptr, "ba_malloc failed with " << cached.cached_bytes << " bytes cached");
-   ba_heap_stats after = stats();
-   BOOST_TEST(after.cached_blocks == 0u);
-   BOOST_TEST(after.system_bytes <= cached.system_bytes);
-   ALLOCPLUS_CHECK_HEAP(h);
-
-   ba_free(direct);
-   ba_free(p);
-   for (void *q : hogs) ba_heap_free(h, q);
-   ba_heap_set_footprint_limit(h, previous_limit);
-   ba_trim(0);
-   ALLOCPLUS_CHECK_HEAP(h);
+   }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

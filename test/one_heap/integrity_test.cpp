@@ -396,3 +396,56 @@ BOOST_AUTO_TEST_CASE(a_corrupted_heap_refuses_later_calls)
    BOOST_TEST(!ba_heap_check(h, nullptr));
    ba_destroy_heap(h);
 }
+
+// The per-thread caches of the default heap (ba_malloc, ba_free) keep their blocks in lists linked
+// as the quick lists are. A forged link, even to a fake that copies a cached block's header and
+// the mark of a cached block (a read after free finds both), is reported when the list is given
+// back to the heap, before anything is written through it.
+BOOST_AUTO_TEST_CASE(forged_link_in_a_thread_cache_is_reported_before_anything_is_written)
+{
+   alignas(64) static std::uintptr_t fake[8];
+   child_outcome out = run_in_child([] {
+      ba_thread_cache_flush();
+      void *a = ba_malloc(24), *b = ba_malloc(24), *guard = ba_malloc(24);
+      (void)guard;
+      ba_free(b);
+      ba_free(a);   // the bin: a, then b
+      fake[1] = 0x20 | 3;         // a cached 32-byte chunk's header
+      fake[3] = peek(b, 1);       // the caches' mark, as b carries it
+      fake[2] = 0x1111;
+      poke(a, 0, protected_link(a, &fake[2]));
+      ba_set_diagnostic_handler([](const char *what, const void *, const ba_heap *) {
+         if (fake[2] != 0x1111 || fake[3] == 0) std::fputs("exploited\n", stderr);
+         std::fprintf(stderr, "allocplus core heap: %s\n", what);
+         std::abort();
+      });
+      ba_thread_cache_flush();   // gives the bin back to the heap
+   });
+   check_reported(out, "thread cache");
+}
+
+// A block in the calling thread's cache is in use to the heap but marked: freeing it again
+// straight to the heap, or reallocating it, is reported as the double free it is, not done (the
+// block would be both cached and free, and handed out twice).
+BOOST_AUTO_TEST_CASE(a_cached_block_freed_or_reallocated_through_the_heap_is_reported)
+{
+   for (int realloc_it = 0; realloc_it < 2; ++realloc_it) {
+      BOOST_TEST_CONTEXT((realloc_it ? "ba_realloc" : "ba_heap_free"))
+      {
+         child_outcome out = run_in_child([realloc_it] {
+            void *p = ba_malloc(24), *guard = ba_malloc(24);
+            (void)guard;
+            ba_free(p);   // into the thread's cache
+            if (realloc_it) {
+               void *q = ba_realloc(p, 100);
+               if (q) std::fputs("exploited\n", stderr);
+            } else {
+               ba_heap_free(ba_default_heap(), p);
+               void *a = ba_heap_malloc(ba_default_heap(), 24), *b = ba_malloc(24);
+               if (a == b) std::fputs("exploited\n", stderr);
+            }
+         });
+         check_reported(out, "double free");
+      }
+   }
+}

@@ -15,6 +15,7 @@
 #include <boost/allocplus/core/detail/resize.h>
 #include <boost/allocplus/core/detail/free.h>
 #include <boost/allocplus/core/detail/accounting.h>
+#include <boost/allocplus/core/detail/thread_cache.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -257,6 +258,39 @@ BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command(ba_heap *h, unsigned c
    return ba_detail_grow_command(h, command, size, alignment, limit_objects, preferred_objects, received, p);
 }
 
+/* Counts what a command did (under the lock): a block of old_size bytes grown or shrunk in place,
+ * or a new block. */
+BA_DETAIL_FN void ba_detail_note_command(ba_heap *h, ba_command_ret ret, size_t old_size)
+{
+   if (ret.first) {
+      if (ret.second) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(ret.first));
+      else ba_detail_note_alloc(h, ba_detail_size_of_mem(ret.first), 1);
+   }
+}
+
+/* A command of the default heap that could not allocate, tried again (the general path) once the
+ * calling thread's cache and the depot are given back: memory too, which the heap could not see. */
+BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command_reclaimed(ba_heap *h, unsigned command,
+   size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
+   size_t *received_objects, void *reuse_ptr)
+{
+   ba_command_ret ret;
+   ba_detail_ch *p = 0;
+   size_t old_size = 0, received = 0;
+   ba_detail_cache_reclaim(h);
+   ba_detail_lock(h);
+   if (reuse_ptr) {
+      p = ba_detail_checked_chunk(h, reuse_ptr);
+      old_size = ba_detail_chunksize(p);
+   }
+   ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
+                           limit_objects, preferred_objects, &received, p);
+   ba_detail_note_command(h, ret, old_size);
+   ba_detail_unlock(h);
+   if (received_objects) *received_objects = received;
+   return ret;
+}
+
 BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_command(ba_heap *h, unsigned command,
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
@@ -285,11 +319,11 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
       ret = ba_detail_command(h, command, sizeof_object, alignof_object ? alignof_object : BA_DETAIL_ALIGN,
                               limit_objects, preferred_objects, &received, p);
    }
-   if (ret.first) {
-      if (ret.second) ba_detail_note_resize(h, old_size, ba_detail_size_of_mem(ret.first));
-      else ba_detail_note_alloc(h, ba_detail_size_of_mem(ret.first), 1);
-   }
+   ba_detail_note_command(h, ret, old_size);
    ba_detail_unlock(h);
+   if (BA_DETAIL_UNLIKELY(!ret.first) && (command & BA_ALLOCATE_NEW) && h == &ba_detail_default_heap_storage)
+      return ba_detail_command_reclaimed(h, command, sizeof_object, alignof_object, limit_objects,
+                                         preferred_objects, received_objects, reuse_ptr);
    if (received_objects) *received_objects = received;
    return ret;
 }

@@ -117,6 +117,27 @@ BA_DETAIL_FN size_t ba_detail_cache_takes(const ba_heap *h, const void *mem)
    return y & ~BA_DETAIL_CINUSE;
 }
 
+/* Whether mem is a block a cache of chunks of `size` bytes may hold: inside the default heap h,
+ * aligned, its head that of an in-use chunk of that size, marked with the secret. Reads nothing
+ * outside the heap. */
+BA_DETAIL_FN int ba_detail_cache_block_valid(const ba_heap *h, const void *mem, size_t size)
+{
+   return ba_detail_cache_takes(h, mem) == size && ((const uintptr_t *)mem)[1] == ba_detail_cache_secret;
+}
+
+/* Checks the `count` blocks of a list of cached blocks of `size` bytes from `first`, each before
+ * the next is read (a forged link is reported, never followed into a write). Returns: the block
+ * after the last one counted (its link, checked). */
+BA_DETAIL_FN void *ba_detail_cache_check_list(const ba_heap *h, void *first, size_t count, size_t size)
+{
+   void *node = first;
+   for (; count; --count) {
+      if (BA_DETAIL_UNLIKELY(!ba_detail_cache_block_valid(h, node, size))) ba_detail_cache_corrupted(node);
+      node = ba_detail_cache_next(node);
+   }
+   return node;
+}
+
 /* Whether ba_detail_cache_take_neighbour would take block q (reads only). */
 BA_DETAIL_FN int ba_detail_cache_may_take(const ba_heap *h, const ba_detail_ch *q)
 {

@@ -42,6 +42,15 @@ BA_DETAIL_FN int ba_detail_in_huge_list(const ba_heap *h, const ba_detail_ch *p)
 }
 #endif
 
+/* Whether in-use chunk p (of at least a minimum chunk) is marked as a thread cache's block: a block
+ * a cache holds is in use to the heap, and its second word holds the process's secret (made
+ * before any heap exists). A free of it straight to the heap, a realloc of it or an expansion from
+ * it is a use after free. */
+BA_DETAIL_FN int ba_detail_cache_marked(const ba_detail_ch *p)
+{
+   return *(const uintptr_t *)(const void *)((const char *)p + 3 * BA_DETAIL_WORD) == ba_detail_cache_secret;
+}
+
 /* The part of ba_detail_looks_in_use that reads p's own head, for a p already known to lie in
  * the heap's range. */
 BA_DETAIL_FN int ba_detail_head_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
@@ -49,7 +58,7 @@ BA_DETAIL_FN int ba_detail_head_looks_in_use(const ba_heap *h, const ba_detail_c
    size_t size = ba_detail_chunksize(p);
    return (p->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) == BA_DETAIL_CINUSE
           && size >= BA_DETAIL_MIN_CHUNK && size < (size_t)(h->greatest_addr - (const char *)p)
-          && ba_detail_pinuse(ba_detail_plus(p, size));
+          && ba_detail_pinuse(ba_detail_plus(p, size)) && !ba_detail_cache_marked(p);
 }
 
 /* Whether chunk p, not huge, passes the checks an unchecked build can afford, glibc's on a free:
@@ -81,6 +90,7 @@ BA_DETAIL_FN const char *ba_detail_block_fault(ba_heap *h, const void *mem)
    if (BA_DETAIL_UNLIKELY(ba_detail_chunksize(p) < BA_DETAIL_MIN_CHUNK || !ba_detail_in_segments(h, ba_detail_plus(p, ba_detail_chunksize(p) - 1))
                           || !ba_detail_pinuse(ba_detail_plus(p, ba_detail_chunksize(p)))))
       return BA_DETAIL_NOT_A_BLOCK;
+   if (BA_DETAIL_UNLIKELY(ba_detail_cache_marked(p))) return "double free (of a block held in a thread cache)";
 #else
    /* (A corrupted heap's range holds no pointer: checked_chunk then refuses the call; a huge
     * block is refused the same way.) */

@@ -17,14 +17,19 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n) { return ba_detail_heap_malloc(h, n); }
+/* (Each allocation of the default heap that finds no memory tries again once the calling
+ * thread's cache and the depot are given back: ba_detail_cache_reclaim.) */
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
+{
+   void *mem = ba_detail_heap_malloc(h, n);
+   return BA_DETAIL_LIKELY(mem != 0) || !ba_detail_cache_reclaim(h) ? mem : ba_detail_heap_malloc(h, n);
+}
 BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem) { ba_detail_heap_free(h, mem); }
 
-BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
+BA_DETAIL_FN void *ba_detail_heap_calloc(ba_heap *h, size_t n, size_t size)
 {
    void *mem;
    ba_detail_ch *p;
-   if (size != 0 && n > ~(size_t)0 / size) return 0;
    ba_detail_lock(h);
    mem = ba_detail_malloc(h, n * size);
    if (mem) {
@@ -38,13 +43,19 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
    return mem;
 }
 
-BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_calloc(ba_heap *h, size_t n, size_t size)
+{
+   void *mem;
+   if (size != 0 && n > ~(size_t)0 / size) return 0;
+   mem = ba_detail_heap_calloc(h, n, size);
+   return mem || !ba_detail_cache_reclaim(h) ? mem : ba_detail_heap_calloc(h, n, size);
+}
+
+BA_DETAIL_FN void *ba_detail_heap_realloc(ba_heap *h, void *mem, size_t n)
 {
    ba_detail_ch *p;
    size_t old_size;
    void *result;
-   if (!mem) return ba_heap_malloc(h, n);
-   if (n >= BA_DETAIL_MAX_REQUEST) return 0;
    ba_detail_lock(h);
    ba_detail_refuse_corrupted(h);
    p = ba_detail_checked_chunk(h, mem);
@@ -55,10 +66,18 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
    return result;
 }
 
-BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, size_t n)
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_realloc(ba_heap *h, void *mem, size_t n)
+{
+   void *result;
+   if (!mem) return ba_heap_malloc(h, n);
+   if (n >= BA_DETAIL_MAX_REQUEST) return 0;
+   result = ba_detail_heap_realloc(h, mem, n);
+   return result || !ba_detail_cache_reclaim(h) ? result : ba_detail_heap_realloc(h, mem, n);
+}
+
+BA_DETAIL_FN void *ba_detail_heap_memalign(ba_heap *h, size_t alignment, size_t n)
 {
    void *mem;
-   if (!ba_detail_is_pow2(alignment)) return 0;
    ba_detail_lock(h);
    ba_detail_refuse_corrupted(h);
    mem = ba_detail_malloc_aligned(h, alignment, n);
@@ -70,6 +89,14 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, si
    return mem;
 }
 
+BOOST_ALLOCPLUS_CORE_API void *ba_heap_memalign(ba_heap *h, size_t alignment, size_t n)
+{
+   void *mem;
+   if (!ba_detail_is_pow2(alignment)) return 0;
+   mem = ba_detail_heap_memalign(h, alignment, n);
+   return mem || !ba_detail_cache_reclaim(h) ? mem : ba_detail_heap_memalign(h, alignment, n);
+}
+
 BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, unsigned command,
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
@@ -78,16 +105,26 @@ BOOST_ALLOCPLUS_CORE_API ba_command_ret ba_heap_allocation_command(ba_heap *h, u
                                    preferred_objects, received_objects, reuse_ptr);
 }
 
+BA_DETAIL_FN size_t ba_detail_heap_multialloc(ba_heap *h, size_t n, const size_t *lengths, size_t sizeof_element,
+                                              size_t contiguous_elements, ba_chain *chain)
+{
+   size_t bytes;
+   ba_detail_lock(h);
+   bytes = ba_detail_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
+   if (bytes) ba_detail_note_alloc(h, bytes, n);
+   ba_detail_unlock(h);
+   return bytes;
+}
+
 BOOST_ALLOCPLUS_CORE_API int ba_heap_multialloc_arrays(ba_heap *h, size_t n, const size_t *lengths,
    size_t sizeof_element, size_t contiguous_elements, ba_chain *chain)
 {
    size_t bytes;
    if (n == 0) return 1;
    if (lengths && sizeof_element == 0) return 0;
-   ba_detail_lock(h);
-   bytes = ba_detail_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
-   if (bytes) ba_detail_note_alloc(h, bytes, n);
-   ba_detail_unlock(h);
+   bytes = ba_detail_heap_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
+   if (!bytes && ba_detail_cache_reclaim(h))
+      bytes = ba_detail_heap_multialloc(h, n, lengths, sizeof_element, contiguous_elements, chain);
    return bytes != 0;
 }
 
@@ -142,7 +179,10 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       h->release_rate = h->release_countdown = value;
       break;
    case BA_OPTION_THREAD_CACHE:
-      if (h != &ba_detail_default_heap_storage) known = 0;
+      if (h != &ba_detail_default_heap_storage) {   /* only the default heap has caches */
+         known = 0;
+         break;
+      }
       __atomic_store_n(&ba_core_v1_state.cache_cap, value, __ATOMIC_RELAXED);
       __atomic_store_n(&ba_core_v1_state.cache_cap_set, 1, __ATOMIC_RELEASE);
       break;

@@ -15,6 +15,11 @@
 #include <boost/allocplus/core/detail/state.h>
 #include <boost/allocplus/core/detail/geometry.h>
 
+#include <string.h>
+#if defined(__linux__)
+#  include <sys/auxv.h>
+#endif
+
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 /* The registry lock. The thread that forks holds it from the prepare handler to the parent's or
@@ -72,9 +77,27 @@ BA_DETAIL_FN void ba_detail_fork_release(void)
 }
 
 /* Precondition: the registry lock is held. */
+/* The process's secret, which marks cached blocks: the kernel's random bytes for this process,
+ * mixed with an address (ASLR), never 0. Precondition: the registry lock is held; no heap exists yet (a
+ * block's second word equal to it marks the block cached: ba_detail_head_looks_in_use). */
+BA_DETAIL_FN void ba_detail_cache_make_secret(void)
+{
+   uintptr_t secret = (uintptr_t)&ba_core_v1_state * (uintptr_t)0x9e3779b97f4a7c15ull;
+#if defined(__linux__) && defined(AT_RANDOM)
+   const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
+   if (random) {
+      uintptr_t r;
+      memcpy(&r, random + 8, sizeof r);   /* the first 8 bytes are glibc's stack guard */
+      secret ^= r;
+   }
+#endif
+   __atomic_store_n(&ba_detail_cache_secret, secret | 1, __ATOMIC_RELAXED);
+}
+
 BA_DETAIL_FN void ba_detail_global_init_locked(void)
 {
    if (ba_detail_page_size != 0) return;
+   ba_detail_cache_make_secret();
    {
       long page = sysconf(_SC_PAGESIZE);
       size_t size = page > 0 ? (size_t)page : (size_t)4096;

@@ -43,10 +43,6 @@
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/core/detail/registry.h>
 
-#if defined(__linux__)
-#  include <sys/auxv.h>
-#endif
-
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
 #define BA_DETAIL_CACHE_DEFAULT_CAP ((size_t)256 << 10)
@@ -54,18 +50,32 @@ BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
  * The depot
  * ---------------------------------------------------------------------------------------- */
 
+/* Takes the depot's lock. The thread that forks holds it from the prepare handler to the parent's
+ * or the child's (registry.h), and is let in: another library's fork handler may allocate then.
+ * Returns: whether the lock was taken here (to pass to ba_detail_depot_leave). */
+BA_DETAIL_FN int ba_detail_depot_enter(void)
+{
+   if (__atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) return 0;
+   ba_detail_spin_acquire(&ba_detail_depot_storage.lock);
+   return 1;
+}
+BA_DETAIL_FN void ba_detail_depot_leave(int entered)
+{
+   if (entered) ba_detail_spin_release(&ba_detail_depot_storage.lock);
+}
+
 /* Stores magazine m of bin i. Returns: 0 when the depot has no room for it. */
 BA_DETAIL_FN int ba_detail_depot_put(unsigned i, ba_detail_magazine m)
 {
    ba_detail_depot *d = &ba_detail_depot_storage;
    int stored = 0;
-   ba_detail_spin_acquire(&d->lock);
+   int entered_depot = ba_detail_depot_enter();
    if (d->count[i] < BA_DETAIL_DEPOT_MAGAZINES) {
       d->magazine[i][d->count[i]] = m;
       __atomic_store_n(&d->count[i], (unsigned char)(d->count[i] + 1), __ATOMIC_RELAXED);
       stored = 1;
    }
-   ba_detail_spin_release(&d->lock);
+   ba_detail_depot_leave(entered_depot);
    return stored;
 }
 
@@ -76,12 +86,12 @@ BA_DETAIL_FN ba_detail_magazine ba_detail_depot_take(unsigned i)
    ba_detail_magazine m = {0, 0};
    /* A hint first: the refills of a size the depot has none of skip its lock. */
    if (!__atomic_load_n(&d->count[i], __ATOMIC_RELAXED)) return m;
-   ba_detail_spin_acquire(&d->lock);
+   int entered_depot = ba_detail_depot_enter();
    if (d->count[i]) {
       __atomic_store_n(&d->count[i], (unsigned char)(d->count[i] - 1), __ATOMIC_RELAXED);
       m = d->magazine[i][d->count[i]];
    }
-   ba_detail_spin_release(&d->lock);
+   ba_detail_depot_leave(entered_depot);
    return m;
 }
 
@@ -97,9 +107,10 @@ BA_DETAIL_FN void ba_detail_cache_give_back(ba_heap *h, void *first, size_t coun
    size_t bytes = 0, chunks = 0, i;
    void *node = first;
    const char *fault;
+   ba_detail_cache_check_list(h, first, count, size);   /* before anything is written */
    ba_chain_init(&chain);
    for (i = 0; i < count; ++i) {
-      void *next = i + 1 < count ? ba_detail_cache_next(node) : 0;
+      void *next = i + 1 < count ? ba_detail_link_load(node) : 0;
       *ba_detail_cache_mark(node) = 0;
       *(void **)node = next;   /* a burst chain's link */
       /* The heap's burst free tells the sanitizers of a death itself. */
@@ -170,8 +181,9 @@ BA_DETAIL_FN void ba_detail_cache_spill(ba_heap *h, ba_detail_cache_bin *b, size
    unsigned batch = b->limit / 2, i;
    void *last = b->head, *magazine;
    ba_detail_magazine m;
-   for (i = 1; i < batch; ++i) last = ba_detail_cache_next(last);
-   magazine = ba_detail_cache_next(last);
+   ba_detail_cache_check_list(h, b->head, b->limit - b->room, size);   /* before anything is written */
+   for (i = 1; i < batch; ++i) last = ba_detail_link_load(last);
+   magazine = ba_detail_link_load(last);
    /* The bin keeps the newest `batch` blocks, its list now ending there (a pop stops at a null
     * link); the list past them (limit - batch blocks, ending with a null link) goes. */
    ba_detail_link_store(last, 0);
@@ -185,10 +197,13 @@ BA_DETAIL_FN void ba_detail_cache_spill(ba_heap *h, ba_detail_cache_bin *b, size
 BA_DETAIL_FN void ba_detail_cache_empty_bin(ba_heap *h, ba_detail_cache_bin *b, size_t size)
 {
    unsigned held = b->limit - b->room;
+   void *first = b->head;
    if (!held) return;
-   ba_detail_cache_give_back(h, b->head, held, size);
+   /* Detached first: a fork while the blocks go back finds the bin empty, not blocks the heap
+    * may meanwhile have handed to another thread. */
    b->head = 0;
    b->room = b->limit;
+   ba_detail_cache_give_back(h, first, held, size);
 }
 
 /* Gives back what the depot holds. */
@@ -224,22 +239,6 @@ BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
       if (batch > BA_DETAIL_CACHE_MAX_BATCH) batch = BA_DETAIL_CACHE_MAX_BATCH;
       tc->bins[i].limit = tc->bins[i].room = (unsigned)(2 * batch);
    }
-}
-
-/* The process's secret, which marks cached blocks: the kernel's random bytes for this process,
- * mixed with an address (ASLR), never 0. Precondition: the registry lock is held. */
-BA_DETAIL_FN void ba_detail_cache_make_secret(void)
-{
-   uintptr_t secret = (uintptr_t)&ba_core_v1_state * (uintptr_t)0x9e3779b97f4a7c15ull;
-#if defined(__linux__) && defined(AT_RANDOM)
-   const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
-   if (random) {
-      uintptr_t r;
-      memcpy(&r, random + 8, sizeof r);   /* the first 8 bytes are glibc's stack guard */
-      secret ^= r;
-   }
-#endif
-   __atomic_store_n(&ba_detail_cache_secret, secret | 1, __ATOMIC_RELAXED);
 }
 
 BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
@@ -286,7 +285,6 @@ BA_DETAIL_OUT_OF_LINE_FN ba_detail_thread_cache *ba_detail_cache_make(ba_heap *h
          ba_detail_cache_free_record(tc);
          return 0;
       }
-      ba_detail_cache_make_secret();
       /* Child handlers run in the order they were registered: this one after the registry's,
        * in a child that has one thread. */
       pthread_atfork(0, 0, ba_detail_cache_fork_child);
@@ -391,13 +389,13 @@ BA_DETAIL_FN int ba_detail_cache_holds(ba_detail_cache_bin *b, const void *mem, 
       if (node == mem) return 1;
       node = held > 1 ? ba_detail_cache_next(node) : 0;
    }
-   ba_detail_spin_acquire(&d->lock);
+   int entered_depot = ba_detail_depot_enter();
    for (m = 0; m < d->count[i] && !found; ++m) {
       size_t n = d->magazine[i][m].length;
       for (node = d->magazine[i][m].first; n-- && node; node = n ? ba_detail_cache_next(node) : 0)
          if (node == mem) { found = 1; break; }
    }
-   ba_detail_spin_release(&d->lock);
+   ba_detail_depot_leave(entered_depot);
    return found;
 }
 
@@ -419,6 +417,16 @@ BA_DETAIL_FN void ba_detail_cache_flush_all(ba_heap *h)
    ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
    if (ba_detail_cache_is_real(tc)) ba_detail_cache_flush(h, tc);
    ba_detail_depot_empty(h);
+}
+
+/* For an allocation from heap h that found no memory: when h is the default heap, gives back the
+ * calling thread's cache and the depot (memory too, which the heap could not see). Returns:
+ * whether the allocation is worth a second try. */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_cache_reclaim(ba_heap *h)
+{
+   if (h != &ba_detail_default_heap_storage) return 0;
+   ba_detail_cache_flush_all(h);
+   return 1;
 }
 
 /* ba_malloc when the bin of n is empty, n is not cached, or the thread has no cache yet. */
@@ -451,9 +459,7 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
       }
    }
    if ((mem = ba_detail_heap_malloc(h, n)) != 0) return mem;
-   /* Out of memory: what this thread and the depot cache is memory too. */
-   ba_detail_cache_flush_all(h);
-   return ba_detail_heap_malloc(h, n);
+   return ba_detail_cache_reclaim(h) ? ba_detail_heap_malloc(h, n) : 0;
 }
 
 #if !BOOST_ALLOCPLUS_CHECKED
@@ -578,7 +584,7 @@ BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks)
          count += held;
          bytes += (size_t)held * ((size_t)i << 4);
       }
-   ba_detail_spin_acquire(&d->lock);
+   int entered_depot = ba_detail_depot_enter();
    for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
       unsigned m;
       for (m = 0; m < d->count[i]; ++m) {
@@ -586,7 +592,7 @@ BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks)
          bytes += d->magazine[i][m].length * ((size_t)i << 4);
       }
    }
-   ba_detail_spin_release(&d->lock);
+   ba_detail_depot_leave(entered_depot);
    ba_detail_registry_leave(entered);
    *blocks = count;
    return bytes;
@@ -599,7 +605,7 @@ BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *no
 {
    for (; held; --held) {
       void *next;
-      if (!node || ba_detail_cache_takes(h, node) != size || *ba_detail_cache_mark(node) != ba_detail_cache_secret) {
+      if (!ba_detail_cache_block_valid(h, node, size)) {
          *where = node;
          return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
       }
@@ -631,13 +637,13 @@ BA_DETAIL_FN const char *ba_detail_depot_check(const ba_heap *h, const void **wh
    ba_detail_depot *d = &ba_detail_depot_storage;
    const char *what = 0;
    unsigned i, m;
-   ba_detail_spin_acquire(&d->lock);
+   int entered_depot = ba_detail_depot_enter();
    for (i = 2; i < BA_DETAIL_CACHE_BINS && !what; ++i) {
       if (d->count[i] > BA_DETAIL_DEPOT_MAGAZINES) { *where = &d->count[i]; what = "the depot's count is overwritten"; }
       for (m = 0; m < d->count[i] && !what; ++m)
          what = ba_detail_cache_check_blocks(h, d->magazine[i][m].first, d->magazine[i][m].length, (size_t)i << 4, where);
    }
-   ba_detail_spin_release(&d->lock);
+   ba_detail_depot_leave(entered_depot);
    return what;
 }
 
