@@ -324,6 +324,44 @@ BOOST_FIXTURE_TEST_CASE(realloc_to_zero_shrinks_to_the_minimum_and_keeps_the_blo
    ba_heap_free(h, b.guard);
 }
 
+// Blocks freed in address order (a list destroyed in order) each merge into the free chunk the
+// ones before them made. When that chunk is its tree bin's root, alone of its size, and stays in
+// the bin, it grows where it is; else it moves in the tree. Two such runs share the bins, so both
+// cases happen. Every step leaves a sound heap, and each run ends as one free chunk that the
+// best fit for its size returns.
+BOOST_FIXTURE_TEST_CASE(frees_in_address_order_grow_one_free_chunk, fresh_heap)
+{
+   constexpr int blocks = 300;
+   std::vector<void *> a(blocks), b(blocks);
+   for (void *&p : a) BOOST_REQUIRE((p = ba_heap_malloc(h, 24)) != nullptr);
+   void *separator = ba_heap_malloc(h, 24);
+   for (void *&p : b) BOOST_REQUIRE((p = ba_heap_malloc(h, 24)) != nullptr);
+   void *guard = ba_heap_malloc(h, 24);
+   BOOST_REQUIRE(separator && guard);
+   const std::size_t stride = static_cast<std::size_t>(static_cast<char *>(a[1]) - static_cast<char *>(a[0]));
+   for (int i = 0; i != blocks; ++i) {
+      ba_heap_free(h, a[static_cast<std::size_t>(i)]);
+      ba_heap_free(h, b[static_cast<std::size_t>(i)]);
+      if (i % 7 == 0) ALLOCPLUS_CHECK_HEAP(h);
+   }
+   ALLOCPLUS_CHECK_HEAP(h);
+   // The quick lists hold the first frees of the size: flush them into the runs.
+   ba_heap_trim(h, 0);
+   ALLOCPLUS_CHECK_HEAP(h);
+   const std::size_t run = blocks * stride;
+   void *whole_a = ba_heap_malloc(h, run - sizeof(void *));
+   void *whole_b = ba_heap_malloc(h, run - sizeof(void *));
+   BOOST_TEST((whole_a == a[0] || whole_a == b[0]));
+   BOOST_TEST((whole_b == a[0] || whole_b == b[0]));
+   BOOST_TEST(whole_a != whole_b);
+   ALLOCPLUS_CHECK_HEAP(h);
+   ba_heap_free(h, whole_a);
+   ba_heap_free(h, whole_b);
+   ba_heap_free(h, separator);
+   ba_heap_free(h, guard);
+   ALLOCPLUS_CHECK_HEAP(h);
+}
+
 BOOST_FIXTURE_TEST_CASE(realloc_failure_returns_null_and_leaves_the_block_untouched, fresh_heap)
 {
    void *p = ba_heap_malloc(h, 300);
