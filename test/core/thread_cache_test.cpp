@@ -9,7 +9,7 @@
 // child takes back the caches of the threads it does not have), and the slow path of an
 // allocation that finds no memory flushes the caches. Built for TSan in CI (label `thread`).
 //
-// The geometry some cases rely on is the documented default (thread_cache.h): a cap of 256 KiB
+// The geometry some cases rely on is the documented default (thread_cache.h): a cap of 1 MiB
 // per thread, shared equally by the 63 sizes of chunks 32..1024, two magazines a bin, at most 32
 // blocks a magazine (a bin of 32-byte chunks holds 64 blocks), 8 magazines a size in the depot.
 
@@ -44,7 +44,7 @@ using namespace allocplus_test;
 namespace {
 
 // BA_OPTION_THREAD_CACHE's default (BA_DETAIL_CACHE_DEFAULT_CAP).
-constexpr std::size_t default_cap = 256 * KiB;
+constexpr std::size_t default_cap = 1 * MiB;
 // The 63 sizes of cached chunks share the cap; the depot keeps 8 magazines of half a bin a size:
 // at most 4 caps. A bound on what the caches may hold when only the main thread runs.
 constexpr std::size_t main_and_depot_bound = 6 * default_cap;

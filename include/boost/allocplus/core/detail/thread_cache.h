@@ -45,7 +45,11 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-#define BA_DETAIL_CACHE_DEFAULT_CAP ((size_t)256 << 10)
+/* The bytes a thread caches by default: 1 MiB, 8 blocks a magazine of 1024-byte chunks. Measured
+ * (bench/results/2026-11-24-vm-thread-cache.md): at 256 KiB (2 blocks a magazine of the largest)
+ * two threads that churn blocks of random sizes took the heap's lock so often that a malloc/free
+ * pair cost 54 ns; at 1 MiB, 24. */
+#define BA_DETAIL_CACHE_DEFAULT_CAP ((size_t)1 << 20)
 /* ------------------------------------------------------------------------------------------
  * The depot
  * ---------------------------------------------------------------------------------------- */
@@ -228,8 +232,8 @@ BA_DETAIL_FN size_t ba_detail_cache_cap(void)
 }
 
 /* Sets the limits of a new cache's bins: each size gets an equal share of the cap, in two
- * magazines of up to BA_DETAIL_CACHE_MAX_BATCH blocks (32 blocks of 32 bytes, 2 of 1024 with the
- * default cap of 256 KiB). */
+ * magazines of up to BA_DETAIL_CACHE_MAX_BATCH blocks (32 blocks of 32 bytes, 8 of 1024 with the
+ * default cap of 1 MiB). */
 BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
 {
    size_t share = cap / (BA_DETAIL_CACHE_MAX_CHUNK / 16 - 1);
