@@ -24,8 +24,12 @@ int main()
    r = ba_allocation_command(BA_SHRINK_IN_PLACE, sizeof(int), alignof(int), 60, 50, &n, a);
    if (r.first != a || !r.second || n < 50 || n > 60) return 1;
    // Backward: free space just below b lets b grow downward; the objects stay where they are.
-   void *below = ba_malloc(1024);
-   point *b = static_cast<point *>(ba_malloc(10 * sizeof(point)));
+   // (New blocks from allocation_command come from the heap, one after the other; ba_malloc's
+   // may come from the thread's cache, from anywhere.)
+   void *below = ba_allocation_command(BA_ALLOCATE_NEW, 1, 1, 1024, 1024, &n, nullptr).first;
+   point *b = static_cast<point *>(
+      ba_allocation_command(BA_ALLOCATE_NEW, sizeof(point), alignof(point), 10, 10, &n, nullptr).first);
+   if (!below || !b) return 1;
    b[9] = point{7, 8, 9};
    ba_free(below);
    r = ba_allocation_command(BA_EXPAND_BWD, sizeof(point), alignof(point), 20, 60, &n, b);
