@@ -169,6 +169,13 @@ BOOST_AUTO_TEST_CASE(push_back_expands_backward_into_free_memory_on_a_heap)
 
 BOOST_AUTO_TEST_CASE(a_masked_allocator_expands_backward_only)
 {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   // Under ASan the allocator asks the core's command for every new block (so that all of it is
+   // exposed), and the command cuts it from the heap: the middle block, freed into the thread's
+   // cache, is not where the vector's first block lands, which this layout needs.
+   BOOST_TEST_MESSAGE("skipped under ASan: the layout it needs comes from the thread's cache");
+   return;
+#endif
    // The seed's backward-expansion row: ba::allocator<T, 2, expand_fwd>.
    using A = counting_allocator<ba::allocator<elem, 2, ba::expand_fwd>>;
    ba::allocator<char> bytes;

@@ -34,7 +34,7 @@ import tempfile
 #
 # The *_cache paths are the default heap's per-thread caches (ba_malloc, ba_free, ba::allocator
 # reach them first); their targets are at most 25 instructions for a malloc and 30 for a free
-# (the limits are the targets): measured 24 (ba_malloc) and 29 (ba_free; one compare and branch of
+# (the limits are the targets): measured 24 (ba_malloc) and 30 (ba_free; one compare and branch of
 # it keeps a block that ends at the top out of the cache). They are leaves: nothing
 # but the measured function and ba_malloc or ba_free may run (LEAF). The heap_* paths are the
 # heap's own, behind the caches (and every independent heap's), measured through ba_heap_malloc
@@ -44,9 +44,9 @@ import tempfile
 LIMITS = {
     # path                count + allowance   what runs
     "malloc_cache":       (24, 1, "ba_malloc(32), a block from the thread's cache"),
-    "free_cache":         (29, 1, "ba_free of that block, into the thread's cache"),
+    "free_cache":         (30, 0, "ba_free of that block, into the thread's cache"),
     "allocate_cache":     (19, 2, "ba::allocator<T>::allocate(1), sizeof(T) 32, from the cache"),
-    "deallocate_cache":   (29, 1, "ba::allocator<T>::deallocate, into the cache"),
+    "deallocate_cache":   (30, 0, "ba::allocator<T>::deallocate, into the cache"),
     "heap_malloc_quick":  (54, 2, "ba_heap_malloc(h, 32), a block from its quick list"),
     "heap_free_quick":    (57, 2, "ba_heap_free(h, p) of that block, into its quick list"),
     "heap_malloc_top":    (59, 2, "ba_heap_malloc(h, 32), a block cut from the top"),

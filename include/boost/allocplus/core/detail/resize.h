@@ -10,7 +10,6 @@
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_RESIZE_H
 
-#include <boost/allocplus/core/detail/cache_bin.h>
 #include <boost/allocplus/core/detail/free.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -57,32 +56,10 @@ BA_DETAIL_FN void ba_detail_take_from_top(ba_heap *h, ba_detail_ch *p, size_t si
    h->top->head = h->topsize | BA_DETAIL_PINUSE;
 }
 
-/* Absorbs into in-use chunk p the blocks of the calling thread's cache that follow it, one after
- * the other while each is the first of its bin (a magazine lies in its bin in address order),
- * until p holds max_nb bytes (it may get up to a block more). They are in use already: p just
- * takes them, with no free and no merge, and their headers are forgotten (a second free of one
- * is reported). */
-BA_DETAIL_FN void ba_detail_take_cached_after(ba_heap *h, ba_detail_ch *p, size_t max_nb)
-{
-   size_t size = ba_detail_chunksize(p), taken = 0, start = size;
-   ba_detail_ch *q = ba_detail_plus(p, size);
-   while (size < max_nb && q != h->top && ba_detail_cache_take_neighbour(h, q)) {
-      size_t qsize = ba_detail_chunksize(q);
-      ba_detail_forget_header(q);
-      size += qsize;
-      ++taken;
-      q = ba_detail_plus(q, qsize);
-   }
-   if (taken) {
-      p->head = (p->head & BA_DETAIL_FLAG_BITS) | size;
-      /* Out of use to the statistics: the caller counts p's growth (ba_detail_note_resize). */
-      ba_detail_note_free(h, size - start, taken);
-   }
-}
-
-/* ba_detail_expand_fwd, but on failure p keeps the blocks of the calling thread's cache it
- * absorbed on the way (ba_detail_take_cached_after). */
-BA_DETAIL_FN int ba_detail_grow_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
+/* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
+ * much as is free up to max_nb). Returns 1 on success; p is unchanged on failure. A block a
+ * thread cache holds is in use to the heap: nothing expands into it. */
+BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
 {
    size_t size = ba_detail_chunksize(p);
    ba_detail_ch *next;
@@ -90,16 +67,8 @@ BA_DETAIL_FN int ba_detail_grow_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, 
    if (ba_detail_is_huge(p))
       return ba_detail_huge_resize(h, p, max_nb) || (min_nb < max_nb && ba_detail_huge_resize(h, p, min_nb));
    next = ba_detail_plus(p, size);
-   /* A quick chunk after p, or blocks of the calling thread's cache, are free memory held for
-    * reuse: growing in place is worth more. */
-   if (next != h->top && (next->head & BA_DETAIL_QUICK)) {
-      ba_detail_quick_release(h, next);
-   } else if (next != h->top) {
-      ba_detail_take_cached_after(h, p, max_nb);
-      if (ba_detail_holds(p, min_nb)) return 1;
-      size = ba_detail_chunksize(p);
-      next = ba_detail_plus(p, size);
-   }
+   /* A quick chunk after p is free memory held for reuse: growing in place is worth more. */
+   if (next != h->top && (next->head & BA_DETAIL_QUICK)) ba_detail_quick_release(h, next);
    if (next == h->top) {
       size_t avail;
       if (size + h->topsize < max_nb + BA_DETAIL_MIN_CHUNK
@@ -127,17 +96,6 @@ BA_DETAIL_FN int ba_detail_grow_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, 
       }
       return 1;
    }
-   return 0;
-}
-
-/* Grows in-use chunk p forward in place to at least min_nb and at most max_nb bytes (taking as
- * much as is free up to max_nb). Returns 1 on success; on failure p is unchanged (cached blocks
- * it absorbed on the way go back to the heap as free memory, which the statistics already say). */
-BA_DETAIL_FN int ba_detail_expand_fwd(ba_heap *h, ba_detail_ch *p, size_t min_nb, size_t max_nb)
-{
-   size_t start = ba_detail_chunksize(p);
-   if (ba_detail_grow_fwd(h, p, min_nb, max_nb)) return 1;
-   if (ba_detail_chunksize(p) != start) ba_detail_shrink_chunk(h, p, start);
    return 0;
 }
 

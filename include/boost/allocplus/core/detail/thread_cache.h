@@ -496,7 +496,7 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
    }
 #endif
    if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0
-       || (char *)ba_detail_mem2chunk(mem) + size == (char *)__atomic_load_n(&h->top, __ATOMIC_RELAXED)) {
+       || (uintptr_t)ba_detail_mem2chunk(mem) + size == ba_detail_top_hint(h)) {
       ba_detail_heap_free(h, mem);   /* checks it, and reports what is wrong */
       return;
    }
@@ -531,16 +531,18 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_cache_malloc(size_t n)
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
 {
 #if !BOOST_ALLOCPLUS_CHECKED
-   const ba_detail_ch *p = ba_detail_mem2chunk(mem);
+   const ba_detail_ch *p;
    size_t y;
-   /* (A null mem is out of range.) */
-   if (BA_DETAIL_LIKELY(ba_detail_in_address_range(&ba_detail_default_heap_storage, p)
+   /* (A null mem is out of range: mem's chunk is worked out once mem is known to be inside.) */
+   if (BA_DETAIL_LIKELY(ba_detail_in_address_range(&ba_detail_default_heap_storage,
+                                                   (const void *)((uintptr_t)mem - 2 * BA_DETAIL_WORD))
+                        && (p = ba_detail_mem2chunk(mem), 1)
                         && (y = ba_detail_cache_head(p)) != 0)) {
       ba_detail_cache_bin *b;
       uintptr_t secret;
       /* A block that ends at the top merges into it, as without caches (doc/core.md). */
       if (BA_DETAIL_UNLIKELY((uintptr_t)mem + y - (2 * BA_DETAIL_WORD + BA_DETAIL_CINUSE)
-                             == (uintptr_t)BA_DETAIL_LOAD_RACY(ba_detail_default_heap_storage.top))) {
+                             == ba_detail_top_hint(&ba_detail_default_heap_storage))) {
          ba_detail_cache_free_to_heap(mem);
          return;
       }
