@@ -92,11 +92,14 @@ BA_DETAIL_FN int ba_detail_in_address_range(const ba_heap *h, const void *c)
 
 /* The heap's top, read without the lock where any value it had is safe to act on (a stale one
  * only sends a free down another path). The heap writes it with plain stores under its lock: under
- * TSan the read is a function TSan does not see (an atomic load would still race the stores). */
-#if defined(BA_DETAIL_TSAN)
-__attribute__((no_sanitize("thread"), noinline)) BA_DETAIL_FN uintptr_t ba_detail_top_hint(const ba_heap *h)
+ * TSan the read is an instruction TSan does not see (an atomic load would still race the stores,
+ * and GCC instruments a no_sanitize function inlined into its caller). */
+#if defined(BA_DETAIL_TSAN) && (defined(__x86_64__) || defined(__i386__))
+BA_DETAIL_FN uintptr_t ba_detail_top_hint(const ba_heap *h)
 {
-   return (uintptr_t)h->top;
+   uintptr_t top;
+   __asm__ volatile("mov %1, %0" : "=r"(top) : "m"(h->top));
+   return top;
 }
 #else
 BA_DETAIL_FN uintptr_t ba_detail_top_hint(const ba_heap *h) { return (uintptr_t)h->top; }
