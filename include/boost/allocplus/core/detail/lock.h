@@ -157,7 +157,11 @@ BA_DETAIL_FN void ba_detail_futex_wait(int *word)
 BA_DETAIL_OUT_OF_LINE_FN void ba_detail_release_held(ba_heap *h)
 {
    int *word = h->unlock_word;
-   if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2)
+   /* A 2 says that a thread may sleep; lock_sleepers says whether one does (a waiter that took the
+    * lock while spinning leaves a 2 too, and no sleeper). Both are read-modify-writes or
+    * sequentially consistent: a sleeper counts itself before its exchange, a release exchanges
+    * before it reads the count, so one of the two sees the other. */
+   if (__atomic_exchange_n(word, 0, __ATOMIC_SEQ_CST) == 2 && __atomic_load_n(&h->lock_sleepers, __ATOMIC_SEQ_CST))
       (void)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
 }
 
@@ -173,6 +177,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_release_held(ba_heap *h)
  * one futex call that may find nobody, as mutex3's does after any contention. */
 BA_DETAIL_FN void ba_detail_park_lock(int *word)
 {
+   ba_heap *h = (ba_heap *)(void *)word;
    unsigned spins;
    for (spins = 0; spins < BA_DETAIL_LOCK_SPINS; ++spins) {
       int expected = 0;
@@ -183,8 +188,10 @@ BA_DETAIL_FN void ba_detail_park_lock(int *word)
       __builtin_ia32_pause();
 #endif
    }
-   while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0)
+   __atomic_add_fetch(&h->lock_sleepers, 1, __ATOMIC_SEQ_CST);
+   while (__atomic_exchange_n(word, 2, __ATOMIC_SEQ_CST) != 0)
       ba_detail_futex_wait(word);
+   __atomic_sub_fetch(&h->lock_sleepers, 1, __ATOMIC_RELAXED);
 }
 
 /* The slow path of a heap's lock, from the first exchange that failed (word is &h->lock_word):

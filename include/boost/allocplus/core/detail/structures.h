@@ -80,6 +80,7 @@ struct ba_heap {
     * for the forking thread, the unused lock_owner, always 0 (the lock stays held when that thread
     * leaves). Changed only by the holder of the lock. */
    int *unlock_word;
+   int lock_sleepers;               /* threads asleep on lock_word, or about to sleep (lock.h) */
    unsigned flags;
    uint64_t smallmap;               /* bit i: small bin i is not empty */
    unsigned treemap;                /* bit i: tree bin i is not empty */
