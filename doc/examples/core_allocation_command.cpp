@@ -12,28 +12,27 @@ struct point { int x, y, z; };   // 12 bytes: a backward step is a multiple of 1
 int main()
 {
    std::size_t n = 0;
-   // Forward: at least 200 ints, 1000 if possible; in place, else a new block.
-   int *a = static_cast<int *>(ba_malloc(100 * sizeof(int)));
+   // Forward: at least 400 ints, 1000 if possible; in place, else a new block.
+   int *a = static_cast<int *>(ba_malloc(300 * sizeof(int)));
    ba_command_ret r = ba_allocation_command(BA_EXPAND_FWD | BA_ALLOCATE_NEW, sizeof(int),
-                                            alignof(int), 200, 1000, &n, a);
-   if (!r.first || n < 200) return 1;
-   if (!r.second) { std::memcpy(r.first, a, 100 * sizeof(int)); ba_free(a); }
+                                            alignof(int), 400, 1000, &n, a);
+   if (!r.first || n < 400) return 1;
+   if (!r.second) { std::memcpy(r.first, a, 300 * sizeof(int)); ba_free(a); }
    std::printf("forward: %zu ints, %s\n", n, r.second ? "in place" : "moved");
    a = static_cast<int *>(r.first);
    // Shrink in place to between 50 (preferred, the minimum) and 60 (limit, the maximum) ints.
    r = ba_allocation_command(BA_SHRINK_IN_PLACE, sizeof(int), alignof(int), 60, 50, &n, a);
    if (r.first != a || !r.second || n < 50 || n > 60) return 1;
    // Backward: free space just below b lets b grow downward; the objects stay where they are.
-   // (New blocks from allocation_command come from the heap, one after the other; ba_malloc's
-   // may come from the thread's cache, from anywhere.)
-   void *below = ba_allocation_command(BA_ALLOCATE_NEW, 1, 1, 1024, 1024, &n, nullptr).first;
-   point *b = static_cast<point *>(
-      ba_allocation_command(BA_ALLOCATE_NEW, sizeof(point), alignof(point), 10, 10, &n, nullptr).first);
+   // (Blocks of more than 1032 bytes come from the heap, one after the other; smaller ones may
+   // come from the thread's cache, from anywhere, and stay there when freed.)
+   void *below = ba_malloc(2048);
+   point *b = static_cast<point *>(ba_malloc(100 * sizeof(point)));
    if (!below || !b) return 1;
    b[9] = point{7, 8, 9};
    ba_free(below);
-   r = ba_allocation_command(BA_EXPAND_BWD, sizeof(point), alignof(point), 20, 60, &n, b);
-   if (!r.first || !r.second || n < 20) return 1;
+   r = ba_allocation_command(BA_EXPAND_BWD, sizeof(point), alignof(point), 150, 200, &n, b);
+   if (!r.first || !r.second || n < 150) return 1;
    point *nb = static_cast<point *>(r.first);
    const char *old_first = reinterpret_cast<char *>(b), *new_first = static_cast<char *>(r.first);
    std::size_t at = static_cast<std::size_t>(old_first - new_first) / sizeof(point);

@@ -10,7 +10,7 @@
 // allocation that finds no memory flushes the caches. Built for TSan in CI (label `thread`).
 //
 // The geometry some cases rely on is the documented default (thread_cache.h): a cap of 1 MiB
-// per thread, shared equally by the 63 sizes of chunks 32..1024, two magazines a bin, at most 32
+// per thread, shared equally by the 64 sizes of chunks 32..1040, two magazines a bin, at most 32
 // blocks a magazine (a bin of 32-byte chunks holds 64 blocks), 8 magazines a size in the depot.
 
 #define BOOST_TEST_MODULE allocplus core thread cache
@@ -45,7 +45,7 @@ namespace {
 
 // BA_OPTION_THREAD_CACHE's default (BA_DETAIL_CACHE_DEFAULT_CAP).
 constexpr std::size_t default_cap = 1 * MiB;
-// The 63 sizes of cached chunks share the cap; the depot keeps 8 magazines of half a bin a size:
+// The 64 sizes of cached chunks share the cap; the depot keeps 8 magazines of half a bin a size:
 // at most 4 caps. A bound on what the caches may hold when only the main thread runs.
 constexpr std::size_t main_and_depot_bound = 6 * default_cap;
 
@@ -187,12 +187,12 @@ std::string describe(const char *what, const block &b)
           std::to_string(b.n) + " bytes, seed " + std::to_string(b.seed) + ")";
 }
 
-//! The request sizes whose chunks are the 63 cached sizes 32..1024 (a request of n bytes takes a
+//! The request sizes whose chunks are the 64 cached sizes 32..1040 (a request of n bytes takes a
 //! chunk of n + 8 rounded up to 16).
 std::vector<std::size_t> one_request_per_cached_size()
 {
    std::vector<std::size_t> sizes;
-   for (std::size_t chunk = 32; chunk <= 1024; chunk += 16) sizes.push_back(chunk - 8);
+   for (std::size_t chunk = 32; chunk <= 1040; chunk += 16) sizes.push_back(chunk - 8);
    return sizes;
 }
 
@@ -200,7 +200,7 @@ std::vector<std::size_t> one_request_per_cached_size()
 //! ba_detail_cache_limits): an equal share of the cap in two magazines of at most 32 blocks.
 unsigned bin_limit(std::size_t chunk)
 {
-   std::size_t batch = default_cap / 63 / (2 * chunk);
+   std::size_t batch = default_cap / 64 / (2 * chunk);
    return static_cast<unsigned>(2 * std::min<std::size_t>(batch, 32));
 }
 

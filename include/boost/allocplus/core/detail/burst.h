@@ -27,6 +27,12 @@ BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t e
    size_t bytes = ba_detail_burst_bytes(lengths, i, elem_size);
    return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_request2size(bytes);
 }
+/* GCC -O3 sees the loop below run up to 2^64 times once it is inlined where it cannot tell that
+ * last > first, and warns of an index that would wrap; it cannot (a run is at most a request). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
 /* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, linked
  * in address order and appended to *out in one step. A run of one element may be a huge block.
  * Returns the bytes, or 0. */
@@ -64,6 +70,9 @@ BA_DETAIL_FN size_t ba_detail_burst_run(ba_heap *h, const size_t *lengths, size_
    out->size += last - first;
    return ba_detail_chunksize(p) + (size_t)((char *)p - (mem - 2 * BA_DETAIL_WORD));
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Frees the blocks of a chain without accounting or trimming; merges runs adjacent in memory,
  * forgetting the headers inside a run (so that a second free of any of its blocks is reported).

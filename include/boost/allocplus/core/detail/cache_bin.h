@@ -94,7 +94,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_push(ba_detail_cache_b
 }
 
 /* Returns: the head of chunk p less its PINUSE bit (its size | CINUSE) when a cache may hold it:
- * in use, not held in a quick list, of a cached size (32..1040 bytes: 1040 finds bin 65 empty).
+ * in use, not held in a quick list, of a cached size (32..1040 bytes).
  * Else 0. One subtraction and one test: the valid values are 34 + 16k, k < 64. */
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE size_t ba_detail_cache_head(const ba_detail_ch *p)
 {

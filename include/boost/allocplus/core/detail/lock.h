@@ -170,14 +170,15 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_release_held(ba_heap *h)
  * refill, a split) and shorter than a sleep and a wake, two system calls. */
 #define BA_DETAIL_LOCK_SPINS 100
 
-/* Waits for a plain lock and takes it (word is &h->lock_word, the inline exchange failed).
+/* Waits for h's plain lock and takes it (the inline exchange failed).
  * The thread takes it as 2, the state that makes its release wake a sleeper, even when it finds it
  * free while spinning: its failed exchange may have replaced a 2 with a 1 (try_lock is one exchange,
- * and cannot tell), and a sleeper would then wait for a wake nobody sends. The release then makes
- * one futex call that may find nobody, as mutex3's does after any contention. */
-BA_DETAIL_FN void ba_detail_park_lock(int *word)
+ * and cannot tell), and a sleeper would then wait for a wake nobody sends. A sleeper counts
+ * itself in lock_sleepers, so that the release of a 2 calls futex only when one may be asleep
+ * (mutex3 calls it after any contention, finding nobody when the waiter took the lock spinning). */
+BA_DETAIL_FN void ba_detail_park_lock(ba_heap *h)
 {
-   ba_heap *h = (ba_heap *)(void *)word;
+   int *word = &h->lock_word;
    unsigned spins;
    for (spins = 0; spins < BA_DETAIL_LOCK_SPINS; ++spins) {
       int expected = 0;
@@ -212,7 +213,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_spin_lock_slow(int *word)
       __atomic_store_n(word, 2, __ATOMIC_RELAXED);
       return;
    }
-   ba_detail_park_lock(word);
+   ba_detail_park_lock(h);
 }
 
 /* glibc's flag: 1 while the process has one thread (then no other thread can hold or want the

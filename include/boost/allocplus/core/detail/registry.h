@@ -61,13 +61,15 @@ BA_DETAIL_FN void ba_detail_fork_prepare(void)
    ba_detail_spin_acquire(&ba_detail_depot_storage.lock);
 }
 /* The parent's and the child's handler: releases what prepare took (not the heaps created since,
- * whose locks prepare did not take), waking a thread that sleeps on it. */
-BA_DETAIL_FN void ba_detail_fork_release(void)
+ * whose locks prepare did not take), waking a thread that sleeps on it. In the child no thread
+ * sleeps: the count of the parent's sleepers goes. */
+BA_DETAIL_FN void ba_detail_fork_release_in(int child)
 {
    ba_heap *h;
    ba_detail_spin_release(&ba_detail_depot_storage.lock);
    for (h = ba_detail_registry; h; h = h->registry_next)
       if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_FORK) {
+         if (child) __atomic_store_n(&h->lock_sleepers, 0, __ATOMIC_RELAXED);
          __atomic_store_n(&h->use_lock, BA_DETAIL_LOCK_PLAIN, __ATOMIC_RELAXED);
          h->unlock_word = &h->lock_word;
          ba_detail_unlock(h);
@@ -75,6 +77,8 @@ BA_DETAIL_FN void ba_detail_fork_release(void)
    __atomic_store_n(&ba_detail_fork_owner, (uintptr_t)0, __ATOMIC_RELAXED);
    ba_detail_spin_release(&ba_detail_registry_lock);
 }
+BA_DETAIL_FN void ba_detail_fork_parent(void) { ba_detail_fork_release_in(0); }
+BA_DETAIL_FN void ba_detail_fork_child(void) { ba_detail_fork_release_in(1); }
 
 /* Precondition: the registry lock is held. */
 /* The process's secret, which marks cached blocks: the kernel's random bytes for this process,
@@ -101,7 +105,7 @@ BA_DETAIL_FN void ba_detail_global_init_locked(void)
    {
       long page = sysconf(_SC_PAGESIZE);
       size_t size = page > 0 ? (size_t)page : (size_t)4096;
-      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_release, ba_detail_fork_release);
+      pthread_atfork(ba_detail_fork_prepare, ba_detail_fork_parent, ba_detail_fork_child);
       __atomic_store_n(&ba_detail_page_size, size, __ATOMIC_RELEASE);
    }
 }

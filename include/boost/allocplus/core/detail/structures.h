@@ -133,12 +133,12 @@ struct ba_heap {
 /* The per-thread caches (thread_cache.h). A bin holds freed blocks of one chunk size, linked
  * through their first word (free_list.h) and marked in their second by the process's secret; to
  * the heap they are in use. A bin is 16 bytes and bin i holds chunks of 16 * i bytes, so that a
- * chunk's size is its bin's offset in the cache: bins 2..64 (chunks of 32..1024 bytes) are used;
- * 0, 1 and 65 stay empty, so that the fast paths need not exclude their sizes (a malloc of up to
- * 8 bytes looks in bin 1, a free of a 1040-byte chunk in bin 65: both find their way to the slow
- * path, which knows better). */
+ * chunk's size is its bin's offset in the cache: bins 2..65 (chunks of 32..1040 bytes, requests
+ * of up to 1032 bytes: glibc's tcache covers the same) are used; 0 and 1 stay empty, so that the
+ * malloc fast path need not exclude their sizes (a malloc of up to 8 bytes looks in bin 1 and
+ * finds its way to the slow path, which knows better). */
 #define BA_DETAIL_CACHE_BINS        66u
-#define BA_DETAIL_CACHE_MAX_CHUNK   ((size_t)1024)
+#define BA_DETAIL_CACHE_MAX_CHUNK   ((size_t)1040)
 #define BA_DETAIL_CACHE_MAX_REQUEST (BA_DETAIL_CACHE_MAX_CHUNK - BA_DETAIL_CHUNK_OVERHEAD)
 #define BA_DETAIL_CACHE_MAX_BATCH   32u   /* blocks in a magazine, at most */
 #define BA_DETAIL_DEPOT_MAGAZINES   8u    /* full magazines the depot keeps per size */

@@ -2,7 +2,7 @@
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
  * Per-thread caches in front of the default heap (glibc's tcache, with Bonwick's depot between
- * the threads). A thread frees small blocks (chunks of 32..1024 bytes) into bins of its own and
+ * the threads). A thread frees small blocks (chunks of 32..1040 bytes) into bins of its own and
  * allocates from them without the heap's lock and without an atomic read-modify-write; a free
  * goes to the freeing thread's cache, whichever thread allocated the block (chunks have no
  * owner). A bin holds up to two magazines' worth of blocks: a free that finds it full moves the
@@ -45,7 +45,7 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-/* The bytes a thread caches by default: 1 MiB, 8 blocks a magazine of 1024-byte chunks. Measured
+/* The bytes a thread caches by default: 1 MiB, 7 blocks a magazine of 1040-byte chunks. Measured
  * (bench/results/2026-11-24-vm-thread-cache.md): at 256 KiB (2 blocks a magazine of the largest)
  * two threads that churn blocks of random sizes took the heap's lock so often that a malloc/free
  * pair cost 54 ns; at 1 MiB, 24. */
@@ -232,7 +232,7 @@ BA_DETAIL_FN size_t ba_detail_cache_cap(void)
 }
 
 /* Sets the limits of a new cache's bins: each size gets an equal share of the cap, in two
- * magazines of up to BA_DETAIL_CACHE_MAX_BATCH blocks (32 blocks of 32 bytes, 8 of 1024 with the
+ * magazines of up to BA_DETAIL_CACHE_MAX_BATCH blocks (32 blocks of 32 bytes, 7 of 1040 with the
  * default cap of 1 MiB). */
 BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
 {
