@@ -125,17 +125,32 @@ BA_DETAIL_FN int ba_detail_cache_block_valid(const ba_heap *h, const void *mem, 
    return ba_detail_cache_takes(h, mem) == size && ((const uintptr_t *)mem)[1] == ba_detail_cache_secret;
 }
 
-/* Checks the `count` blocks of a list of cached blocks of `size` bytes from `first`, each before
- * the next is read (a forged link is reported, never followed into a write). Returns: the block
- * after the last one counted (its link, checked). */
-BA_DETAIL_FN void *ba_detail_cache_check_list(const ba_heap *h, void *first, size_t count, size_t size)
+/* Checks a list of `held` cached blocks of chunk size `size` from `node`. Returns: what is
+ * wrong (with *where), or null. */
+BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *node, size_t held, size_t size,
+                                                      const void **where)
 {
-   void *node = first;
-   for (; count; --count) {
-      if (BA_DETAIL_UNLIKELY(!ba_detail_cache_block_valid(h, node, size))) ba_detail_cache_corrupted(node);
-      node = ba_detail_cache_next(node);
+   for (; held; --held) {
+      void *next;
+      if (!ba_detail_cache_block_valid(h, node, size)) {
+         *where = node;
+         return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
+      }
+      next = ba_detail_link_load(node);
+      if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
+      node = next;
    }
-   return node;
+   return 0;
+}
+
+/* Checks, before anything is written to them, the `count` blocks of a list of cached blocks of
+ * chunk size `size` from `first`: a forged block or link is reported (the heap is marked
+ * corrupted), never followed into a write. */
+BA_DETAIL_FN void ba_detail_cache_check_list(const ba_heap *h, void *first, size_t count, size_t size)
+{
+   const void *where = 0;
+   if (BA_DETAIL_UNLIKELY(ba_detail_cache_check_blocks(h, first, count, size, &where) != 0))
+      ba_detail_cache_corrupted(where);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

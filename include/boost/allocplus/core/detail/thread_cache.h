@@ -604,24 +604,6 @@ BA_DETAIL_FN size_t ba_detail_cached_bytes(size_t *blocks)
    return bytes;
 }
 
-/* Checks a list of `held` cached blocks of chunk size `size` from `node`. Returns: what is
- * wrong (with *where), or null. */
-BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *node, size_t held, size_t size,
-                                                      const void **where)
-{
-   for (; held; --held) {
-      void *next;
-      if (!ba_detail_cache_block_valid(h, node, size)) {
-         *where = node;
-         return "a thread cache holds a block that is not a cached block of its size (a write after free?)";
-      }
-      next = ba_detail_link_load(node);
-      if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
-      node = next;
-   }
-   return 0;
-}
-
 /* Checks the bins of cache tc. Returns: what is wrong (with *where), or null. */
 BA_DETAIL_FN const char *ba_detail_cache_check_bins(const ba_heap *h, const ba_detail_thread_cache *tc,
                                                     const void **where)
