@@ -1,0 +1,268 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_PRIVATE_NODE_ALLOCATOR_HPP
+#define BOOST_ALLOCPLUS_PRIVATE_NODE_ALLOCATOR_HPP
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/allocator_traits.hpp>
+#include <boost/allocplus/multiallocation_chain.hpp>
+#include <boost/allocplus/detail/core_allocator_base.hpp>   // arrays: the core, as ba::allocator
+#include <boost/allocplus/detail/heap_source.hpp>
+#include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/private_pool_set.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace boost { namespace allocplus {
+
+//! A node allocator with a pool of its own: one pool per container, and no lock.
+//!
+//! `allocate(1)` takes a node from the pool (simple segregated storage: nothing per node), and
+//! `deallocate(p, 1)` gives it back for the next `allocate(1)`; blocks of NodesPerBlock nodes come
+//! from the core. Any other count goes to the core, as ba::allocator's. Version 2 adds the core's
+//! array interface (allocation_command, size, allocate_many) and bursts of nodes
+//! (allocate_one / allocate_individual and their frees), which ba::list and boost::container's
+//! node containers use.
+//!
+//! The allocator is a handle to a pool set (a pool per node size and alignment: a container rebinds
+//! its allocator to its node type). Copies and rebinds share the set and compare equal, so nodes
+//! rebinding and std::allocate_shared work. A copied container gets a new pool set
+//! (select_on_container_copy_construction); copy assignment keeps each container's pools; move
+//! construction, move assignment and swap take the pools along, leaving the moved-from allocator
+//! empty: a moved-from container that is used again gets a new pool set. The default constructor
+//! takes no memory: the pools are made when first needed.
+//!
+//! Not thread-safe: one pool set is not for use from two threads at once (a container over it is
+//! not either; two containers with their own pools are independent). Checked builds report two
+//! threads inside one pool set.
+//!
+//! Complexity: allocate(1) and deallocate(p, 1) are constant (checked builds: logarithmic in the
+//! blocks, to check every pointer).
+template <class T, std::size_t NodesPerBlock = 256, unsigned Version = 2>
+class private_node_allocator
+   : public detail::core_allocator_base<T, detail::default_heap_source, Version, 0> {
+   static_assert(Version == 1 || Version == 2, "ba::private_node_allocator: Version must be 1 or 2");
+   static_assert(NodesPerBlock > 0, "ba::private_node_allocator: NodesPerBlock must be at least 1");
+   using base = detail::core_allocator_base<T, detail::default_heap_source, Version, 0>;
+
+   template <class, std::size_t, unsigned>
+   friend class private_node_allocator;
+
+public:
+   using typename base::size_type;
+   using propagate_on_container_copy_assignment = std::false_type;
+   using propagate_on_container_move_assignment = std::true_type;
+   using propagate_on_container_swap = std::true_type;
+   using is_always_equal = std::false_type;
+
+   template <class U>
+   struct rebind {
+      using other = private_node_allocator<U, NodesPerBlock, Version>;
+   };
+
+   //! Effects: an allocator with no pools yet (made by the first allocation). Throws: nothing.
+   private_node_allocator() noexcept = default;
+
+   //! Effects: shares x's pools (made first if x has none yet, so that both allocators hand out
+   //!   and take back the same nodes). Throws: nothing: when memory is out, the copy has no pools
+   //!   (it allocates from new ones, and a node of x given to its deallocate is reported).
+   private_node_allocator(const private_node_allocator &x) noexcept : pools_(x.shared_pools()) {}
+   template <class U>
+   private_node_allocator(const private_node_allocator<U, NodesPerBlock, Version> &x) noexcept
+      : pools_(x.shared_pools())
+   {
+   }
+   //! Effects: takes x's pools; x is left with none. Throws: nothing.
+   private_node_allocator(private_node_allocator &&x) noexcept : pools_(std::move(x.pools_)) {}
+
+   //! Effects: shares x's pools (as the copy constructor), dropping its own.
+   private_node_allocator &operator=(const private_node_allocator &x) noexcept
+   {
+      pools_ = x.shared_pools();
+      return *this;
+   }
+   //! Effects: takes x's pools, dropping its own; x is left with none.
+   private_node_allocator &operator=(private_node_allocator &&x) noexcept
+   {
+      pools_ = std::move(x.pools_);
+      return *this;
+   }
+
+   //! Returns: an allocator with pools of its own: a copied container does not share its nodes.
+   private_node_allocator select_on_container_copy_construction() const noexcept { return {}; }
+
+   //! Returns: a node (n == 1) from the pool, else a block of n objects from the core.
+   //! Throws: std::bad_array_new_length when n > max_size(); std::bad_alloc when memory is out.
+   [[nodiscard]] T *allocate(size_type n)
+   {
+      if (BOOST_LIKELY(n == 1)) {
+         detail::node_pool &p = pool();
+         detail::private_pool_set::usage_guard guard(*pools_);
+         return static_cast<T *>(p.allocate());
+      }
+      return base::allocate(n);
+   }
+
+   //! Requires: p comes from allocate(n) (or allocate_at_least, count n) of an allocator equal to
+   //!   this one. Effects: frees p. Throws: nothing. Checked builds report a node of the pool
+   //!   given back with n != 1 and an array given back with n == 1.
+   void deallocate(T *p, size_type n) noexcept
+   {
+      if (BOOST_LIKELY(n == 1)) {
+         detail::node_pool &pool = existing_pool(p);
+         detail::private_pool_set::usage_guard guard(*pools_);
+         pool.deallocate(p);
+      } else {
+         check_not_a_node(p);
+         base::deallocate(p, n);
+      }
+   }
+
+   //! Returns: {allocate(1), 1} for n == 1: exactly one node; else the core's block for at least n.
+   [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
+   {
+      if (n == 1) return {allocate(1), 1};
+      return base::allocate_at_least(n);
+   }
+
+   //! Version 2. Returns: a node from the pool. Throws: std::bad_alloc.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   [[nodiscard]] T *allocate_one()
+   {
+      return allocate(1);
+   }
+   //! Version 2. Effects: gives node p back to the pool.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void deallocate_one(T *p) noexcept
+   {
+      deallocate(p, 1);
+   }
+   //! Version 2. Effects: adds n nodes to `chain`: all of them, or (when memory is out) none.
+   //! Throws: std::bad_alloc, with `chain` as it was.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void allocate_individual(size_type n, typename base::multiallocation_chain &chain)
+   {
+      if (n == 0) return;
+      detail::node_pool &p = pool();
+      detail::private_pool_set::usage_guard guard(*pools_);
+      typename base::multiallocation_chain got;
+      for (size_type i = 0; i != n; ++i) {
+         void *node = p.try_allocate();
+         if (BOOST_UNLIKELY(!node)) {
+            while (!got.empty()) p.deallocate(got.pop_front());
+            detail::throw_bad_alloc();
+         }
+         got.push_back(static_cast<T *>(node));
+      }
+      chain.splice_after(chain.before_begin(), got);
+   }
+   //! Version 2. Effects: gives every node of `chain` back to the pool; `chain` is left empty.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void deallocate_individual(typename base::multiallocation_chain &chain) noexcept
+   {
+      if (chain.empty()) return;
+      T *first = chain.pop_front();
+      detail::node_pool &p = existing_pool(first);
+      detail::private_pool_set::usage_guard guard(*pools_);
+      p.deallocate(first);
+      while (!chain.empty()) p.deallocate(chain.pop_front());
+   }
+
+   //! Version 2: ba::allocator's allocation_command (arrays, from the core), except that a block
+   //!   holds at least 2 objects: deallocate(p, 1) means a node of the pool.
+   //! Requires: `reuse`, when given, comes from allocation_command or allocate(n != 1).
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
+                                       size_type &prefer_in_received_out, T *&reuse)
+   {
+      if (limit_size < 2) limit_size = 2;
+      if (prefer_in_received_out < 2) prefer_in_received_out = 2;
+      if (reuse) check_not_a_node(reuse);
+      return base::allocation_command(command, limit_size, prefer_in_received_out, reuse);
+   }
+
+   //! Effects: gives back to the core every block of the pools (of every node size this
+   //!   allocator's copies and rebinds used) none of whose nodes is in use.
+   //! Returns: the blocks given back. Complexity: O(n log n) for n free nodes.
+   std::size_t release_free_blocks() noexcept
+   {
+      if (!pools_) return 0;
+      detail::private_pool_set::usage_guard guard(*pools_);
+      return pools_->release_free_blocks();
+   }
+
+   //! Returns: what the pool of T's nodes holds (zeros before the first allocation).
+   node_pool_statistics statistics() const noexcept
+   {
+      const detail::node_pool *p = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
+      return p ? p->statistics() : node_pool_statistics{};
+   }
+
+   template <class U>
+   friend bool operator==(const private_node_allocator &a, const private_node_allocator<U, NodesPerBlock, Version> &b) noexcept
+   {
+      return a.shares_pools_with(b);
+   }
+   template <class U>
+   friend bool operator!=(const private_node_allocator &a, const private_node_allocator<U, NodesPerBlock, Version> &b) noexcept
+   {
+      return !(a == b);
+   }
+
+private:
+   static constexpr const char *name = "ba::private_node_allocator";
+
+   template <class U>
+   bool shares_pools_with(const private_node_allocator<U, NodesPerBlock, Version> &x) const noexcept
+   {
+      return pools_.get() == x.pools_.get();
+   }
+
+   // The pool set, made now if there is none; null when memory is out.
+   detail::private_pool_set_ptr shared_pools() const noexcept
+   {
+      if (!pools_) pools_ = detail::private_pool_set::make(name, NodesPerBlock);
+      return pools_;
+   }
+
+   detail::node_pool &pool()
+   {
+      if (BOOST_UNLIKELY(!pools_)) {
+         pools_ = detail::private_pool_set::make(name, NodesPerBlock);
+         if (!pools_) detail::throw_bad_alloc();
+      }
+      return pools_->pool_for(sizeof(T), alignof(T));
+   }
+
+   // The pool a node given back belongs to: there must be one.
+   detail::node_pool &existing_pool(const void *p) const noexcept
+   {
+      detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
+      if (BOOST_UNLIKELY(!pool))
+         detail::report_usage_error("ba::private_node_allocator: a node is given back to an allocator that has "
+                                    "none (a pointer from elsewhere, or an allocator copied while memory was out)",
+                                    p);
+      return *pool;
+   }
+
+   void check_not_a_node(const void *p) const noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      const detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
+      if (pool && pool->owns(p))
+         detail::report_usage_error("ba::private_node_allocator: a node is given back as an array (deallocate(p, n) "
+                                    "with n != 1)",
+                                    p);
+#else
+      (void)p;
+#endif
+   }
+
+   mutable detail::private_pool_set_ptr pools_;
+};
+
+}} // namespace boost::allocplus
+
+#endif // BOOST_ALLOCPLUS_PRIVATE_NODE_ALLOCATOR_HPP
