@@ -193,11 +193,13 @@ public:
       return pools_->release_free_blocks();
    }
 
-   //! Returns: what the pool of T's nodes holds (zeros before the first allocation).
+   //! Returns: what the pools hold, all node sizes together (the pools of every copy and rebind:
+   //!   a container's get_allocator() reports the container's nodes); node_size is the node
+   //!   size when there is one pool. Zeros before the first allocation.
+   //! Complexity: linear in the node sizes.
    node_pool_statistics statistics() const noexcept
    {
-      const detail::node_pool *p = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
-      return p ? p->statistics() : node_pool_statistics{};
+      return pools_ ? pools_->statistics() : node_pool_statistics{};
    }
 
    template <class U>

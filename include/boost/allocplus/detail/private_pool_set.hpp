@@ -89,6 +89,24 @@ public:
       return released;
    }
 
+   //! Returns: the totals of every pool (node_size: the pools' node size when there is one pool,
+   //!   else 0).
+   node_pool_statistics statistics() const noexcept
+   {
+      node_pool_statistics total;
+      std::size_t pools = 0;
+      for (entry *e = first_; e; e = e->next, ++pools) {
+         const node_pool_statistics s = e->pool.statistics();
+         total.node_size = s.node_size;
+         total.blocks += s.blocks;
+         total.nodes_in_use += s.nodes_in_use;
+         total.free_nodes += s.free_nodes;
+         total.bytes_held += s.bytes_held;
+      }
+      if (pools != 1) total.node_size = 0;
+      return total;
+   }
+
    //! Checked builds: marks the set busy for the lifetime of a guard; a second thread that enters
    //! while it is busy is reported (the set is not for two threads at once).
    class usage_guard {
