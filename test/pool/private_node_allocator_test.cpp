@@ -387,13 +387,25 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_a_leaking_pool)
 
 #endif
 
+BOOST_AUTO_TEST_CASE(release_builds_catch_a_double_free_of_the_node_freed_last)
+{
+   pna<char> a;
+   char *p = a.allocate(1);
+   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(p, 1); },
+                                 "ba::private_node_allocator: double free of a node", p);
+   a.deallocate(p, 1);
+}
+
 BOOST_AUTO_TEST_CASE(release_builds_still_catch_a_double_free_of_a_two_word_node)
 {
    pna<std::pair<void *, void *>> a;
    auto *p = a.allocate(1);
-   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(p, 1); },
+   auto *q = a.allocate(1);
+   // p is not the node freed last when it is freed again: its mark tells.
+   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
                                  "ba::private_node_allocator: double free of a node", p);
    a.deallocate(p, 1);
+   a.deallocate(q, 1);
 }
 
 // (Under ASan the test's own write after free is what is reported.)

@@ -125,13 +125,17 @@ public:
    }
 
    //! Requires: node came from this pool and is in use.
-   //! Effects: puts node on the free list. A node freed twice is reported (always for nodes of two
-   //!   words or more; in checked builds for every node, and so is a pointer from elsewhere).
+   //! Effects: puts node on the free list. A node freed twice is reported: in every build when it
+   //!   is the node freed last, or a node of two words or more; in checked builds always, and so is
+   //!   a pointer from elsewhere.
    //! Complexity: constant (logarithmic in the blocks, in checked builds).
    void deallocate(void *node) noexcept
    {
       note_freed(node);
-      if (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))) report_double_free(node);
+      // The node freed last is checked for every size (glibc's fast bins do the same); a node of
+      // two words or more carries the mark while it is free, wherever it is in the list.
+      if (BOOST_UNLIKELY(node == free_head_) || (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))))
+         report_double_free(node);
       ba_detail_link_store(node, free_head_);
       set_mark(node);
       free_head_ = node;
@@ -265,8 +269,8 @@ private:
 
    BOOST_NOINLINE void *allocate_from_new_block() noexcept
    {
-      std::size_t bytes = block_bytes();
       if (nodes_per_block_ > (static_cast<std::size_t>(-1) - first_node_) / node_size_) return nullptr;
+      const std::size_t bytes = block_bytes();
       void *memory = align_ > BA_MALLOC_ALIGNMENT ? ba_memalign(align_, bytes) : ba_malloc(bytes);
       if (!memory) return nullptr;
       block_header *b = ::new (memory) block_header;
