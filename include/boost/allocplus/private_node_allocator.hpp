@@ -6,9 +6,8 @@
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>
-#include <boost/allocplus/detail/core_allocator_base.hpp>   // arrays: the core, as ba::allocator
-#include <boost/allocplus/detail/heap_source.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/pooled_allocator_base.hpp>
 #include <boost/allocplus/detail/private_pool_set.hpp>
 
 #include <cstddef>
@@ -42,13 +41,14 @@ namespace boost { namespace allocplus {
 //! blocks, to check every pointer).
 template <class T, std::size_t NodesPerBlock = 256, unsigned Version = 2>
 class private_node_allocator
-   : public detail::core_allocator_base<T, detail::default_heap_source, Version, 0> {
+   : public detail::pooled_allocator_base<T, private_node_allocator<T, NodesPerBlock, Version>, Version> {
    static_assert(Version == 1 || Version == 2, "ba::private_node_allocator: Version must be 1 or 2");
    static_assert(NodesPerBlock > 0, "ba::private_node_allocator: NodesPerBlock must be at least 1");
-   using base = detail::core_allocator_base<T, detail::default_heap_source, Version, 0>;
+   using base = detail::pooled_allocator_base<T, private_node_allocator, Version>;
 
    template <class, std::size_t, unsigned>
    friend class private_node_allocator;
+   friend base;
 
 public:
    using typename base::size_type;
@@ -93,96 +93,6 @@ public:
    //! Returns: an allocator with pools of its own: a copied container does not share its nodes.
    private_node_allocator select_on_container_copy_construction() const noexcept { return {}; }
 
-   //! Returns: a node (n == 1) from the pool, else a block of n objects from the core.
-   //! Throws: std::bad_array_new_length when n > max_size(); std::bad_alloc when memory is out.
-   [[nodiscard]] T *allocate(size_type n)
-   {
-      if (BOOST_LIKELY(n == 1)) {
-         detail::node_pool &p = pool();
-         detail::private_pool_set::usage_guard guard(*pools_);
-         return static_cast<T *>(p.allocate());
-      }
-      return base::allocate(n);
-   }
-
-   //! Requires: p comes from allocate(n) (or allocate_at_least, count n) of an allocator equal to
-   //!   this one. Effects: frees p. Throws: nothing. Checked builds report a node of the pool
-   //!   given back with n != 1 and an array given back with n == 1.
-   void deallocate(T *p, size_type n) noexcept
-   {
-      if (BOOST_LIKELY(n == 1)) {
-         detail::node_pool &pool = existing_pool(p);
-         detail::private_pool_set::usage_guard guard(*pools_);
-         pool.deallocate(p);
-      } else {
-         check_not_a_node(p);
-         base::deallocate(p, n);
-      }
-   }
-
-   //! Returns: {allocate(1), 1} for n == 1: exactly one node; else the core's block for at least n.
-   [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
-   {
-      if (n == 1) return {allocate(1), 1};
-      return base::allocate_at_least(n);
-   }
-
-   //! Version 2. Returns: a node from the pool. Throws: std::bad_alloc.
-   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   [[nodiscard]] T *allocate_one()
-   {
-      return allocate(1);
-   }
-   //! Version 2. Effects: gives node p back to the pool.
-   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   void deallocate_one(T *p) noexcept
-   {
-      deallocate(p, 1);
-   }
-   //! Version 2. Effects: adds n nodes to `chain`: all of them, or (when memory is out) none.
-   //! Throws: std::bad_alloc, with `chain` as it was.
-   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   void allocate_individual(size_type n, typename base::multiallocation_chain &chain)
-   {
-      if (n == 0) return;
-      detail::node_pool &p = pool();
-      detail::private_pool_set::usage_guard guard(*pools_);
-      typename base::multiallocation_chain got;
-      for (size_type i = 0; i != n; ++i) {
-         void *node = p.try_allocate();
-         if (BOOST_UNLIKELY(!node)) {
-            while (!got.empty()) p.deallocate(got.pop_front());
-            detail::throw_bad_alloc();
-         }
-         got.push_back(static_cast<T *>(node));
-      }
-      chain.splice_after(chain.before_begin(), got);
-   }
-   //! Version 2. Effects: gives every node of `chain` back to the pool; `chain` is left empty.
-   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   void deallocate_individual(typename base::multiallocation_chain &chain) noexcept
-   {
-      if (chain.empty()) return;
-      T *first = chain.pop_front();
-      detail::node_pool &p = existing_pool(first);
-      detail::private_pool_set::usage_guard guard(*pools_);
-      p.deallocate(first);
-      while (!chain.empty()) p.deallocate(chain.pop_front());
-   }
-
-   //! Version 2: ba::allocator's allocation_command (arrays, from the core), except that a block
-   //!   holds at least 2 objects: deallocate(p, 1) means a node of the pool.
-   //! Requires: `reuse`, when given, comes from allocation_command or allocate(n != 1).
-   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
-                                       size_type &prefer_in_received_out, T *&reuse)
-   {
-      if (limit_size < 2) limit_size = 2;
-      if (prefer_in_received_out < 2) prefer_in_received_out = 2;
-      if (reuse) check_not_a_node(reuse);
-      return base::allocation_command(command, limit_size, prefer_in_received_out, reuse);
-   }
-
    //! Effects: gives back to the core every block of the pools (of every node size this
    //!   allocator's copies and rebinds used) none of whose nodes is in use.
    //! Returns: the blocks given back. Complexity: O(n log n) for n free nodes.
@@ -216,6 +126,25 @@ public:
 private:
    static constexpr const char *name = "ba::private_node_allocator";
 
+   // The nodes (pooled_allocator_base).
+   void *allocate_node()
+   {
+      detail::node_pool &p = pool();
+      detail::private_pool_set::usage_guard guard(*pools_);
+      return p.allocate();
+   }
+   void deallocate_node(void *p) noexcept
+   {
+      detail::node_pool &pool = existing_pool(p);
+      detail::private_pool_set::usage_guard guard(*pools_);
+      pool.deallocate(p);
+   }
+   bool owns_node(const void *p) const noexcept
+   {
+      const detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
+      return pool && pool->owns(p);
+   }
+
    template <class U>
    bool shares_pools_with(const private_node_allocator<U, NodesPerBlock, Version> &x) const noexcept
    {
@@ -247,19 +176,6 @@ private:
                                     "none (a pointer from elsewhere, or an allocator copied while memory was out)",
                                     p);
       return *pool;
-   }
-
-   void check_not_a_node(const void *p) const noexcept
-   {
-#if BOOST_ALLOCPLUS_CHECKED
-      const detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
-      if (pool && pool->owns(p))
-         detail::report_usage_error("ba::private_node_allocator: a node is given back as an array (deallocate(p, n) "
-                                    "with n != 1)",
-                                    p);
-#else
-      (void)p;
-#endif
    }
 
    mutable detail::private_pool_set_ptr pools_;
