@@ -15,12 +15,13 @@
 // Methods: `new_shared_ptr` (std::shared_ptr<T>(new T): two allocations a node), `std_allocator`
 // (std::allocate_shared with std::allocator<void>, which is std::make_shared: one allocation a
 // node; the runner also runs it under the peer mallocs), and std::allocate_shared with
-// `ba_private_node`
+// `ba_node_allocator` (ba::node_allocator<void>: one shared pool per node size), `ba_private_node`
 // (ba::private_node_allocator<void>: one pool per node size, shared by the allocator's copies),
 // `boost_fast_pool` (Boost.Pool's fast_pool_allocator<void>), `boost_node_allocator_v1` / `_v2`
 // and `boost_adaptive_pool_v1` / `_v2` (boost::container's), `pmr_unsync_pool`
 // (std::pmr::polymorphic_allocator over an unsynchronized_pool_resource).
 
+#include <boost/allocplus/node_allocator.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
 #include <boost/container/adaptive_pool.hpp>
 #include <boost/container/node_allocator.hpp>
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 {
    register_method("new_shared_ptr", bm_lists<with_new>);
    register_method("std_allocator", bm_lists<with_allocator<std::allocator<void>>>);
+   register_method("ba_node_allocator", bm_lists<with_allocator<ba::node_allocator<void>>>);
    register_method("ba_private_node", bm_lists<with_allocator<ba::private_node_allocator<void>>>);
    register_method("boost_fast_pool", bm_lists<with_allocator<boost::fast_pool_allocator<void>>>);
    register_method("boost_node_allocator_v1", bm_lists<with_allocator<bc::node_allocator<void, 256, 1>>>);

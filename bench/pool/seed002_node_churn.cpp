@@ -19,13 +19,15 @@
 //                                   memory at its peak (the payloads, the counts and the vector of
 //                                   pointers alone: 153 MiB).
 //
-// Allocators: `std_allocator`; `ba_private_node` (ba::private_node_allocator<T>);
+// Allocators: `std_allocator`; `ba_node_allocator` (ba::node_allocator<T>: one pool per node size,
+// per-thread bins); `ba_private_node` (ba::private_node_allocator<T>: a pool per container);
 // `boost_node_allocator_v1` / `_v2` and `boost_adaptive_pool_v1` / `_v2`
 // (boost::container's shared pools: version 2 sends allocate(1) to dlmalloc, version 1 to the
 // pool); `boost_fast_pool` (Boost.Pool's fast_pool_allocator); `pmr_unsync_pool` and
 // `pmr_sync_pool` (std::pmr's pool resources, one per container); `foonathan_memory_pool`
 // (foonathan::memory::memory_pool through its std_allocator, one pool per container).
 
+#include <boost/allocplus/node_allocator.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
 #include <boost/container/adaptive_pool.hpp>
 #include <boost/container/node_allocator.hpp>
@@ -271,6 +273,8 @@ using std_alloc = std::allocator<T>;
 template <class T>
 using ba_private = ba::private_node_allocator<T>;
 template <class T>
+using ba_node = ba::node_allocator<T>;
+template <class T>
 using boost_node_v1 = bc::node_allocator<T, 256, 1>;
 template <class T>
 using boost_node_v2 = bc::node_allocator<T, 256, 2>;
@@ -300,6 +304,7 @@ void register_rows(const std::string &alloc)
 int main(int argc, char **argv)
 {
    register_rows<plain<std_alloc>>("std_allocator");
+   register_rows<plain<ba_node>>("ba_node_allocator");
    register_rows<plain<ba_private>>("ba_private_node");
    register_rows<plain<boost_node_v1>>("boost_node_allocator_v1");
    register_rows<plain<boost_node_v2>>("boost_node_allocator_v2");
@@ -312,6 +317,7 @@ int main(int argc, char **argv)
    register_rows<foonathan_pool>("foonathan_memory_pool");
 #endif
    register_refcount<std_alloc>("std_allocator");
+   register_refcount<ba_node>("ba_node_allocator");
    register_refcount<ba_private>("ba_private_node");
    register_refcount<boost_node_v1>("boost_node_allocator_v1");
    register_refcount<boost_fast_pool>("boost_fast_pool");

@@ -182,3 +182,30 @@ BOOST_AUTO_TEST_CASE(fork_from_a_threaded_program)
    stop = true;
    busy.join();
 }
+
+#if BOOST_ALLOCPLUS_CHECKED
+#include "support/usage_reports.hpp"
+
+BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
+{
+   na<payload> a;
+   payload *p = a.allocate(1), *q = a.allocate(1);
+   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
+                                 "ba::node_allocator: double free of a node (held in a thread's bin)", p);
+   payload other{};
+   allocplus_test::expect_report([&] { a.deallocate(&other, 1); },
+                                 "ba::node_allocator: a pointer that did not come from this pool is freed", &other);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+}
+#endif
+
+BOOST_AUTO_TEST_CASE(a_node_freed_twice_in_a_row_is_reported)
+{
+   na<payload> a;
+   payload *p = a.allocate(1);
+   const child_outcome out = run_in_child([&] { a.deallocate(p, 1); a.deallocate(p, 1); });
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("double free") != std::string::npos);
+   a.deallocate(p, 1);
+}

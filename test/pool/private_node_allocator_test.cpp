@@ -17,6 +17,7 @@
 #include "support/usage_reports.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -137,18 +138,24 @@ BOOST_AUTO_TEST_CASE(copies_and_rebinds_share_moves_take)
    int *q = c.allocate(1);
    BOOST_TEST((c != d));   // each made its own
    pna<int> e(std::move(c));
-   BOOST_TEST((e != c));   // c has none now
-   e.deallocate(q, 1);
+   BOOST_TEST((e == c));   // a moved-from allocator is unchanged (std::deque relies on it)
+   c.deallocate(q, 1);
+   pna<int> f, g;
+   BOOST_TEST((f == f));
+   BOOST_TEST((f != g));   // neither has pools yet: each will make its own
    BOOST_TEST((a.select_on_container_copy_construction() != a));
 }
 
 BOOST_AUTO_TEST_CASE(allocate_shared_pools_its_control_block)
 {
-   pna<void> a;
+   pna<void> a;   // one allocator for every call: one pool set
    std::vector<std::shared_ptr<int>> v;
    for (int i = 0; i < 100; ++i) v.push_back(std::allocate_shared<int>(a, i));
    for (int i = 0; i < 100; ++i) BOOST_TEST(*v[static_cast<std::size_t>(i)] == i);
+   BOOST_TEST(a.statistics().nodes_in_use == 100u);   // the control blocks are the pool's nodes
+   BOOST_TEST(a.statistics().blocks == 1u);
    v.clear();
+   BOOST_TEST(a.statistics().nodes_in_use == 0u);
    // Through a temporary allocator: the control block keeps a copy that frees it.
    auto s = std::allocate_shared<std::string>(pna<std::string>(), "pooled, with a string long enough to allocate");
    BOOST_TEST(s->size() > 20u);
@@ -244,10 +251,10 @@ BOOST_AUTO_TEST_CASE(containers_copy_move_swap_and_assign)
       c = a;   // copy assignment keeps c's pools
       BOOST_TEST((c.get_allocator() != a.get_allocator()));
       BOOST_TEST(c.size() == 300u);
-      list_t d(std::move(a));   // takes a's pools
+      list_t d(std::move(a));   // shares a's pools
       BOOST_TEST(d.size() == 300u);
-      a.emplace_back(5);   // the moved-from list is used again: pools of its own
-      BOOST_TEST((a.get_allocator() != d.get_allocator()));
+      a.emplace_back(5);   // the moved-from list is used again, from the same pools
+      BOOST_TEST((a.get_allocator() == d.get_allocator()));
       b.swap(d);   // the pools go along
       BOOST_TEST(b.size() == 300u);
       BOOST_TEST(d.size() == 300u);
@@ -351,6 +358,104 @@ BOOST_AUTO_TEST_CASE(exhaustion_throws_and_a_burst_is_all_or_nothing)
    BOOST_TEST(l.size() == 10u);
 }
 
+
+BOOST_AUTO_TEST_CASE(every_container_moves_swaps_and_assigns)
+{
+   using elem = allocplus_test::tracked<struct every_container_tag>;
+   elem::counters().reset();
+   {
+      struct big { elem e; char pad[300]; big(int i) : e(i) {} };   // a deque block per element
+      std::deque<big, pna<big>> a;
+      for (int i = 0; i < 50; ++i) a.emplace_back(i);
+      std::deque<big, pna<big>> b(std::move(a));
+      BOOST_TEST(b.size() == 50u);
+      a.emplace_back(1);
+      std::deque<big, pna<big>> c;
+      c = std::move(b);
+      b = c;
+      std::swap(a, c);
+      BOOST_TEST(a.size() == 50u);
+   }
+   {
+      using map_t = std::map<int, elem, std::less<int>, pna<std::pair<const int, elem>>>;
+      map_t a;
+      for (int i = 0; i < 100; ++i) a.emplace(i, i);
+      map_t b(a), c(std::move(a));
+      a = b;
+      b = std::move(c);
+      std::swap(a, b);
+      BOOST_TEST(a.size() == 100u);
+      BOOST_TEST(b.size() == 100u);
+   }
+   {
+      using umap_t = std::unordered_map<int, elem, std::hash<int>, std::equal_to<int>, pna<std::pair<const int, elem>>>;
+      umap_t a;
+      for (int i = 0; i < 100; ++i) a.emplace(i, i);
+      umap_t b(a), c(std::move(a));
+      a = b;
+      b = std::move(c);
+      std::swap(a, b);
+      BOOST_TEST(a.size() == 100u);
+   }
+   {
+      std::vector<elem, pna<elem>> a(1, elem(1));   // a buffer of one element is a node
+      a.push_back(elem(2));
+      std::vector<elem, pna<elem>> b(a), c(std::move(a));
+      a = b;
+      std::swap(a, c);
+      BOOST_TEST(c.size() == 2u);
+   }
+   BOOST_TEST(elem::counters().live == 0);
+}
+
+BOOST_AUTO_TEST_CASE(ba_vector_with_a_one_element_buffer)
+{
+   ba::vector<long, pna<long>> v(1, 7);   // may be a node of the pool: size() says 1
+   for (long i = 0; i < 100; ++i) v.push_back(i);
+   BOOST_TEST(v.size() == 101u);
+   BOOST_TEST(v[0] == 7);
+   pna<long> a;
+   long *node = a.allocate(1);
+   BOOST_TEST(a.size(node) == 1u);
+   a.deallocate(node, 1);
+}
+
+BOOST_AUTO_TEST_CASE(version_1_and_the_array_interface)
+{
+   ba::private_node_allocator<int, 64, 1> v1;
+   int *p = v1.allocate(1);
+   v1.deallocate(p, 1);
+   std::list<int, ba::private_node_allocator<int, 64, 1>> l(10, 1);
+   BOOST_TEST(l.size() == 10u);
+   pna<int> a;
+   auto zero = a.allocate_at_least(0);
+   BOOST_TEST(zero.count >= 2u);   // never a count of 1 for a block of the core
+   a.deallocate(zero.ptr, zero.count);
+   ba::multiallocation_chain<int> chain;
+   a.allocate_individual(10, chain);
+   a.allocate_many(3, 5, chain);   // arrays of 3
+   const std::size_t sizes[] = {1, 4, 1};
+   a.allocate_many(sizes, 3, chain);
+   BOOST_TEST(chain.size() == 18u);
+   BOOST_TEST(a.statistics().nodes_in_use == 12u);
+   a.deallocate_many(chain);   // nodes back to the pool, arrays to the core
+   BOOST_TEST(a.statistics().nodes_in_use == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(release_free_blocks_with_a_block_still_being_carved)
+{
+   pna<std::uint64_t, 64> a;
+   std::vector<std::uint64_t *> nodes;
+   for (int i = 0; i < 64 * 2 + 10; ++i) nodes.push_back(a.allocate(1));   // the third block carved to 10
+   for (auto *p : nodes) a.deallocate(p, 1);
+   BOOST_TEST(a.release_free_blocks() == 3u);
+   BOOST_TEST(a.statistics().blocks == 0u);
+   BOOST_TEST(a.statistics().free_nodes == 0u);
+   std::uint64_t *p = a.allocate(1);   // a new block
+   BOOST_TEST(a.statistics().blocks == 1u);
+   a.deallocate(p, 1);
+}
+
 #if BOOST_ALLOCPLUS_CHECKED
 
 BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
@@ -418,7 +523,8 @@ BOOST_AUTO_TEST_CASE(a_link_overwritten_after_free_is_reported_not_followed)
    a.deallocate(p, 1);   // the list: p -> q
    allocplus_test::expect_report(
       [&] {
-         *reinterpret_cast<volatile std::uintptr_t *>(p) ^= 0x4u;   // a write after free (a misaligned link)
+         volatile std::uintptr_t *link = reinterpret_cast<volatile std::uintptr_t *>(p);
+         *link = *link ^ 0x4u;   // a write after free (a misaligned link)
          (void)a.allocate(1);   // pops p, reads its link
       },
       "ba::private_node_allocator: a free node's link is overwritten (a write after free?)", p);

@@ -26,12 +26,13 @@ namespace boost { namespace allocplus {
 //! node containers use.
 //!
 //! The allocator is a handle to a pool set (a pool per node size and alignment: a container rebinds
-//! its allocator to its node type). Copies and rebinds share the set and compare equal, so nodes
+//! its allocator to its node type). Copies, rebinds and moves share the set and compare equal (a
+//! moved-from allocator is unchanged, as the standard requires: std::deque relies on it), so node
 //! rebinding and std::allocate_shared work. A copied container gets a new pool set
 //! (select_on_container_copy_construction); copy assignment keeps each container's pools; move
-//! construction, move assignment and swap take the pools along, leaving the moved-from allocator
-//! empty: a moved-from container that is used again gets a new pool set. The default constructor
-//! takes no memory: the pools are made when first needed.
+//! assignment and swap take the pools along. A container moved from keeps sharing the pools with
+//! the one it moved to until it is assigned or destroyed. The default constructor takes no memory:
+//! the pools are made when first needed (or when the allocator is first copied).
 //!
 //! Not thread-safe: one pool set is not for use from two threads at once (a container over it is
 //! not either; two containers with their own pools are independent). Checked builds report two
@@ -74,19 +75,11 @@ public:
       : pools_(x.shared_pools())
    {
    }
-   //! Effects: takes x's pools; x is left with none. Throws: nothing.
-   private_node_allocator(private_node_allocator &&x) noexcept : pools_(std::move(x.pools_)) {}
 
    //! Effects: shares x's pools (as the copy constructor), dropping its own.
    private_node_allocator &operator=(const private_node_allocator &x) noexcept
    {
       pools_ = x.shared_pools();
-      return *this;
-   }
-   //! Effects: takes x's pools, dropping its own; x is left with none.
-   private_node_allocator &operator=(private_node_allocator &&x) noexcept
-   {
-      pools_ = std::move(x.pools_);
       return *this;
    }
 
@@ -145,10 +138,12 @@ private:
       return pool && pool->owns(p);
    }
 
+   // Two allocators without pools yet are equal only to themselves: each will make its own.
    template <class U>
    bool shares_pools_with(const private_node_allocator<U, NodesPerBlock, Version> &x) const noexcept
    {
-      return pools_.get() == x.pools_.get();
+      return pools_.get() == x.pools_.get()
+          && (pools_ || static_cast<const void *>(this) == static_cast<const void *>(&x));
    }
 
    // The pool set, made now if there is none; null when memory is out.

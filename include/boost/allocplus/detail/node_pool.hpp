@@ -131,6 +131,10 @@ public:
    //! Complexity: constant (logarithmic in the blocks, in checked builds).
    void deallocate(void *node) noexcept
    {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      // A free node is poisoned: freeing it again is a double free, whatever its size.
+      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
+#endif
       note_freed(node);
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list.
@@ -200,8 +204,17 @@ private:
       return reinterpret_cast<unsigned char *>(b) + sizeof(block_header);
    }
 
-   // The mark of a free node: this pool's, so that a node of another pool does not carry it.
-   std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this); }
+   // The mark of a free node: this pool's (a node of another pool does not carry it), mixed with
+   // the process's secret where the core is header-only (a value a program stores in its node
+   // cannot be chosen to match it without reading the process's memory).
+   std::uintptr_t mark() const noexcept
+   {
+      std::uintptr_t m = ~reinterpret_cast<std::uintptr_t>(this);
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      m ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#endif
+      return m;
+   }
    bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
    void set_mark(void *node) const noexcept
    {

@@ -53,11 +53,12 @@ public:
       }
    }
 
-   //! Returns: {allocate(1), 1} for n == 1: exactly one node; else the core's block for at least n.
+   //! Returns: {allocate(1), 1} for n == 1: exactly one node; else the core's block for at least n
+   //!   objects and at least 2 (a count of 1 means a node).
    [[nodiscard]] allocation_result<T *> allocate_at_least(size_type n)
    {
       if (n == 1) return {allocate(1), 1};
-      return base::allocate_at_least(n);
+      return base::allocate_at_least(n < 2 ? 2 : n);
    }
 
    //! Version 2. Returns: a node from the pool. Throws: std::bad_alloc.
@@ -75,9 +76,9 @@ public:
    //! Version 2. Effects: adds n nodes to `chain`: all of them, or (when memory is out) none.
    //! Throws: std::bad_alloc, with `chain` as it was. Complexity: linear in n.
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   void allocate_individual(size_type n, typename base::multiallocation_chain &chain)
+   void allocate_individual(size_type n, allocplus::multiallocation_chain<T> &chain)
    {
-      typename base::multiallocation_chain got;
+      allocplus::multiallocation_chain<T> got;
 #if !defined(BOOST_NO_EXCEPTIONS)
       try {
 #endif
@@ -93,22 +94,85 @@ public:
    //! Version 2. Effects: gives every node of `chain` back to the pool; `chain` is left empty.
    //! Complexity: linear in chain.size().
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
-   void deallocate_individual(typename base::multiallocation_chain &chain) noexcept
+   void deallocate_individual(allocplus::multiallocation_chain<T> &chain) noexcept
    {
       while (!chain.empty()) derived().deallocate_node(chain.pop_front());
    }
 
    //! Version 2: ba::allocator's allocation_command (arrays, from the core), except that a block
-   //!   holds at least 2 objects: deallocate(p, 1) means a node of the pool.
-   //! Requires: `reuse`, when given, comes from allocation_command or allocate(n != 1).
+   //!   holds at least 2 objects (deallocate(p, 1) means a node of the pool), and that a node of
+   //!   the pool given as `reuse` is never expanded or shrunk: a command that may allocate gets a
+   //!   new block (reuse set to null), one that may not fails (the node holds 1 object).
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    [[nodiscard]] T *allocation_command(allocation_type command, size_type limit_size,
                                        size_type &prefer_in_received_out, T *&reuse)
    {
+      if (reuse && derived().owns_node(reuse)) {
+         const bool shrink = (command & (shrink_in_place | try_shrink_in_place)) != 0;
+         if (shrink || !(command & allocate_new)) {
+            const size_type fewest = prefer_in_received_out;
+            prefer_in_received_out = 1;
+            if (shrink && fewest <= 1 && limit_size >= 1) return reuse;   // 1 object: already within
+            reuse = nullptr;
+            if (command & nothrow_allocation) return nullptr;
+            throw_bad_alloc();
+         }
+         command &= ~static_cast<allocation_type>(expand_fwd | expand_bwd);
+         reuse = nullptr;
+      }
       if (limit_size < 2) limit_size = 2;
       if (prefer_in_received_out < 2) prefer_in_received_out = 2;
-      if (reuse) check_not_a_node(reuse);
       return base::allocation_command(command, limit_size, prefer_in_received_out, reuse);
+   }
+
+   //! Version 2. Returns: the objects block p holds: 1 for a node of the pool.
+   //! Complexity: logarithmic in the pool's blocks (the pool is searched first).
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   size_type size(const T *p) const noexcept
+   {
+      return derived().owns_node(p) ? 1 : base::size(p);
+   }
+
+   //! Version 2. Effects: adds n blocks of elem_size objects each at the front of `chain`: nodes
+   //!   of the pool when elem_size is 1 (deallocate(p, 1) frees them), else blocks of the core.
+   //! Throws: as allocate_individual, or the core's allocate_many. Strong guarantee.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void allocate_many(size_type elem_size, size_type n, allocplus::multiallocation_chain<T> &chain)
+   {
+      if (elem_size == 1) allocate_individual(n, chain);
+      else base::allocate_many(elem_size, n, chain);
+   }
+   //! Version 2. Effects: adds n blocks at the front of `chain`, block i holding elem_sizes[i]
+   //!   objects (a node of the pool for 1). Throws: as allocate(n). Strong guarantee.
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void allocate_many(const size_type *elem_sizes, size_type n, allocplus::multiallocation_chain<T> &chain)
+   {
+      size_type nodes = 0;
+      for (size_type i = 0; i != n; ++i) nodes += elem_sizes[i] == 1;
+      if (nodes == 0) return base::allocate_many(elem_sizes, n, chain);
+      allocplus::multiallocation_chain<T> got;
+#if !defined(BOOST_NO_EXCEPTIONS)
+      try {
+#endif
+         for (size_type i = n; i-- != 0;) got.push_front(allocate(elem_sizes[i]));   // block i at place i
+#if !defined(BOOST_NO_EXCEPTIONS)
+      } catch (...) {
+         deallocate_many(got);
+         throw;
+      }
+#endif
+      chain.splice_after(chain.before_begin(), got);
+   }
+   //! Version 2. Effects: frees every block of `chain` (nodes to the pool, the others to the
+   //!   core); `chain` is left empty. Complexity: linear in chain.size() (each looked up in the pool).
+   template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
+   void deallocate_many(allocplus::multiallocation_chain<T> &chain) noexcept
+   {
+      while (!chain.empty()) {
+         T *p = chain.pop_front();
+         if (derived().owns_node(p)) derived().deallocate_node(p);
+         else base::deallocate(p, 0);
+      }
    }
 
 protected:

@@ -172,7 +172,11 @@ private:
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
-      if (bin && BOOST_ALLOCPLUS_CHECKED) check_not_in_bin(bin, node);
+      if (BOOST_ALLOCPLUS_CHECKED && bin) {
+         // What the pool checks when a node comes back to it, checked before the bin takes it.
+         if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);
+         check_not_in_bin(bin, node);
+      }
       if (bin && bin->room == 0) {
          // Full: the older magazine (deeper in the list) goes back to the pool in one locked step.
          const int taken = lock();
