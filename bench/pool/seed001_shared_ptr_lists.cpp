@@ -8,9 +8,10 @@
 //      five kinds of node (a shared_ptr to the next node and 0, 16, 32, 48 or 64 bytes of data:
 //      16..80 bytes), 1000 lists of each, 200 nodes a list on average (1M live nodes), built
 //      untimed, every node put in a list picked at random (precomputed). A round drops one list of
-//      each kind (its nodes freed one by one as the links cascade) and makes 1000 nodes of each
-//      kind, interleaved (one of each kind, then the next), each pushed at the front of a random
-//      list. Operation: one node made (and, on average, one freed).
+//      each kind (its nodes freed one by one as the links cascade) and makes as many nodes of each
+//      kind as a list holds on average (200: the number of live nodes stays the same), interleaved
+//      (one of each kind, then the next), each pushed at the front of a random list. Operation:
+//      one node made (and, on average, one freed).
 //
 // Methods: `new_shared_ptr` (std::shared_ptr<T>(new T): two allocations a node), `std_allocator`
 // (std::allocate_shared with std::allocator<void>, which is std::make_shared: one allocation a
@@ -44,7 +45,7 @@ namespace bc = boost::container;
 
 constexpr std::size_t kLists = 1000;           // of each kind
 constexpr std::size_t kRampNodes = 200000;     // of each kind: 200 a list
-constexpr std::size_t kNodesPerRound = 1000;   // of each kind
+constexpr std::size_t kNodesPerRound = kRampNodes / kLists;   // of each kind: as many as a list holds
 constexpr std::size_t kRounds = 64;            // precomputed rounds, cycled
 
 template <std::size_t Steps>

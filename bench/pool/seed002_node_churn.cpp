@@ -62,34 +62,6 @@ namespace fm = foonathan::memory;
 
 constexpr int kCount = 1000000;
 
-//! A thread that exists and does nothing until the object dies.
-class idle_thread {
-public:
-   idle_thread()
-      : thread_([this] {
-           std::unique_lock<std::mutex> lock(mutex_);
-           wake_.wait(lock, [this] { return stop_; });
-        })
-   {
-   }
-   idle_thread(const idle_thread &) = delete;
-   idle_thread &operator=(const idle_thread &) = delete;
-   ~idle_thread()
-   {
-      {
-         std::lock_guard<std::mutex> lock(mutex_);
-         stop_ = true;
-      }
-      wake_.notify_one();
-      thread_.join();
-   }
-
-private:
-   std::mutex mutex_;
-   std::condition_variable wake_;
-   bool stop_ = false;
-   std::thread thread_;
-};
 
 // The seed's sequence on container c; `add` puts in one integer. Returns the nodes made and freed.
 template <class Container, class Add>
@@ -124,8 +96,8 @@ std::size_t churn(Container &c, Add add)
 template <class MakeContainer, class Add>
 void bm_churn(benchmark::State &state, MakeContainer make, Add add, bool with_idle_thread)
 {
-   std::unique_ptr<idle_thread> company;
-   if (with_idle_thread) company = std::make_unique<idle_thread>();
+   std::unique_ptr<ba_bench::idle_thread> company;
+   if (with_idle_thread) company = std::make_unique<ba_bench::idle_thread>();
    std::size_t operations = 0;
    for (auto _ : state) {
       auto c = make();
