@@ -13,6 +13,9 @@
 #include <malloc.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -166,6 +169,35 @@ inline std::size_t rss_at_benchmark_start(int id)
    }
    return baseline;
 }
+
+//! A thread that exists and does nothing until the object dies.
+class idle_thread {
+public:
+   idle_thread()
+      : thread_([this] {
+           std::unique_lock<std::mutex> lock(mutex_);
+           wake_.wait(lock, [this] { return stop_; });
+        })
+   {
+   }
+   idle_thread(const idle_thread &) = delete;
+   idle_thread &operator=(const idle_thread &) = delete;
+   ~idle_thread()
+   {
+      {
+         std::lock_guard<std::mutex> lock(mutex_);
+         stop_ = true;
+      }
+      wake_.notify_one();
+      thread_.join();
+   }
+
+private:
+   std::mutex mutex_;
+   std::condition_variable wake_;
+   bool stop_ = false;
+   std::thread thread_; // last: starts once the members it uses exist
+};
 
 } // namespace ba_bench
 

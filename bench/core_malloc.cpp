@@ -137,34 +137,6 @@ void bm_churn(benchmark::State &state)
 //     block freed by a thread other than the one that allocated it). One operation = one block.
 // ------------------------------------------------------------------------------------------------
 
-//! A thread that exists and does nothing until the object dies.
-class idle_thread {
-public:
-   idle_thread()
-      : thread_([this] {
-           std::unique_lock<std::mutex> lock(mutex_);
-           wake_.wait(lock, [this] { return stop_; });
-        })
-   {
-   }
-   idle_thread(const idle_thread &) = delete;
-   idle_thread &operator=(const idle_thread &) = delete;
-   ~idle_thread()
-   {
-      {
-         std::lock_guard<std::mutex> lock(mutex_);
-         stop_ = true;
-      }
-      wake_.notify_one();
-      thread_.join();
-   }
-
-private:
-   std::mutex mutex_;
-   std::condition_variable wake_;
-   bool stop_ = false;
-   std::thread thread_; // last: starts once the members it uses exist
-};
 
 //! A thread that runs the random churn over Api on 1000 blocks of its own, from before the
 //! constructor returns until the object dies.
@@ -593,17 +565,17 @@ void register_all()
    register_benchmark("core_churn/random/ba_malloc", bm_churn<ba_api, churn_order::random>);
    register_benchmark("core_churn/random/glibc_malloc", bm_churn<libc_api, churn_order::random>);
    register_benchmark("core_churn_idle_thread/lifo/ba_malloc",
-      bm_churn_in_company<ba_api, churn_order::lifo, idle_thread>);
+      bm_churn_in_company<ba_api, churn_order::lifo, ba_bench::idle_thread>);
    register_benchmark("core_churn_idle_thread/lifo/glibc_malloc",
-      bm_churn_in_company<libc_api, churn_order::lifo, idle_thread>);
+      bm_churn_in_company<libc_api, churn_order::lifo, ba_bench::idle_thread>);
    register_benchmark("core_churn_idle_thread/fifo/ba_malloc",
-      bm_churn_in_company<ba_api, churn_order::fifo, idle_thread>);
+      bm_churn_in_company<ba_api, churn_order::fifo, ba_bench::idle_thread>);
    register_benchmark("core_churn_idle_thread/fifo/glibc_malloc",
-      bm_churn_in_company<libc_api, churn_order::fifo, idle_thread>);
+      bm_churn_in_company<libc_api, churn_order::fifo, ba_bench::idle_thread>);
    register_benchmark("core_churn_idle_thread/random/ba_malloc",
-      bm_churn_in_company<ba_api, churn_order::random, idle_thread>);
+      bm_churn_in_company<ba_api, churn_order::random, ba_bench::idle_thread>);
    register_benchmark("core_churn_idle_thread/random/glibc_malloc",
-      bm_churn_in_company<libc_api, churn_order::random, idle_thread>);
+      bm_churn_in_company<libc_api, churn_order::random, ba_bench::idle_thread>);
    register_benchmark("core_churn_two_threads/lifo/ba_malloc",
       bm_churn_in_company<ba_api, churn_order::lifo, churning_thread<ba_api>>);
    register_benchmark("core_churn_two_threads/lifo/glibc_malloc",

@@ -85,6 +85,7 @@
 #include <boost/allocplus/core/detail/burst.h>
 #include <boost/allocplus/core/detail/heap_walk.h>
 #include <boost/allocplus/core/detail/heap_create.h>
+#include <boost/allocplus/core/detail/pool_cache.h>
 #include <boost/allocplus/core/detail/thread_cache.h>
 #include <boost/allocplus/core/detail/public_api.h>
 
@@ -95,6 +96,7 @@
 #undef ba_detail_page_size
 #undef ba_detail_handler
 #undef ba_detail_fork_owner
+#undef ba_detail_pool_class_at
 #undef ba_detail_thread_cache_ptr
 #undef ba_detail_no_cache
 #undef ba_detail_retired_cache

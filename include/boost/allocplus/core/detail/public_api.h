@@ -294,7 +294,12 @@ BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *length
 BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain) { ba_heap_multidealloc(ba_detail_default(), chain); }
 BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_detail_default(), pad); }
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
-BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void) { ba_detail_cache_flush_all(ba_detail_default()); }
+BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void)
+{
+   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
+   if (ba_detail_cache_is_real(tc)) ba_detail_pool_cache_flush(tc);   /* the node pools' bins too */
+   ba_detail_cache_flush_all(ba_detail_default());
+}
 BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }
 BOOST_ALLOCPLUS_CORE_API int ba_check(ba_check_report *report) { return ba_detail_check(ba_detail_default(), 0, report); }
 BOOST_ALLOCPLUS_CORE_API int ba_check_quiescent(ba_check_report *report) { return ba_detail_check(ba_detail_default(), 1, report); }

@@ -50,6 +50,12 @@ BA_DETAIL_FN void ba_detail_fork_prepare(void)
    ba_heap *h;
    ba_detail_spin_acquire(&ba_detail_registry_lock);
    __atomic_store_n(&ba_detail_fork_owner, ba_detail_thread_id(), __ATOMIC_RELAXED);
+   if (!ba_detail_single_threaded()) {
+      /* The node pools' locks first: a pool holds its lock while it asks a heap for a block. */
+      unsigned cls, count = ba_core_v1_state.pool_class_count;
+      for (cls = 1; cls <= count; ++cls) ba_detail_spin_acquire(ba_detail_pool_class_at(cls)->lock);
+      ba_core_v1_state.pool_locks_taken = count;
+   }
    if (!ba_detail_single_threaded())
       for (h = ba_detail_registry; h; h = h->registry_next)
          if (ba_detail_lock_mode(h) == BA_DETAIL_LOCK_PLAIN) {
@@ -74,6 +80,12 @@ BA_DETAIL_FN void ba_detail_fork_release_in(int child)
          h->unlock_word = &h->lock_word;
          ba_detail_unlock(h);
       }
+   {
+      unsigned cls;
+      for (cls = 1; cls <= ba_core_v1_state.pool_locks_taken; ++cls)
+         ba_detail_spin_release(ba_detail_pool_class_at(cls)->lock);
+      ba_core_v1_state.pool_locks_taken = 0;
+   }
    __atomic_store_n(&ba_detail_fork_owner, (uintptr_t)0, __ATOMIC_RELAXED);
    ba_detail_spin_release(&ba_detail_registry_lock);
 }

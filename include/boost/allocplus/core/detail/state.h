@@ -32,6 +32,10 @@ typedef struct ba_detail_state {
    int cache_cap_set;                    /* cache_cap was set (0 then turns the caches off) */
    int cache_key_made;
    pthread_key_t cache_key;              /* its destructor gives a thread's cache back */
+   /* The node pools that keep nodes in the threads' caches (pool_cache.h); 0 is no class. */
+   ba_detail_pool_class pool_classes[BA_DETAIL_POOL_CLASSES];
+   unsigned pool_class_count;            /* classes 1..count are registered (the registry lock) */
+   unsigned pool_locks_taken;            /* the pools' locks fork's prepare took (registry.h) */
 } ba_detail_state;
 
 /* One object with C linkage and a versioned name: the C implementation and every C++ unit (and
@@ -78,6 +82,7 @@ BA_DETAIL_STATE __thread ba_detail_thread_cache *ba_core_v1_thread_cache
 #define ba_detail_page_size            (ba_core_v1_state.page_size)
 #define ba_detail_handler              (ba_core_v1_state.handler)
 #define ba_detail_fork_owner           (ba_core_v1_state.fork_owner)
+#define ba_detail_pool_class_at(cls)   (&ba_core_v1_state.pool_classes[cls])
 
 BOOST_ALLOCPLUS_CORE_END_DECLS
 

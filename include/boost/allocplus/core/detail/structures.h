@@ -149,8 +149,21 @@ typedef struct ba_detail_cache_bin {
    unsigned limit;                  /* room + blocks held (twice a magazine); 0: not cached */
 } ba_detail_cache_bin;
 
+/* The node pools' classes (pool_cache.h): a shared node pool registers itself once and gets an
+ * index; each thread's cache has a bin of that pool's nodes at that index (0: none). */
+#define BA_DETAIL_POOL_CLASSES 32u
+
+typedef struct ba_detail_pool_class {
+   void (*give_back)(void *pool, void *first, size_t count);   /* frees a bin's list into the pool */
+   void *pool;
+   int *lock;                       /* the pool's lock word: taken around fork */
+   unsigned batch;                  /* nodes in a magazine (a thread's bin holds two) */
+   uintptr_t align_mask;            /* every node's alignment, less one */
+} ba_detail_pool_class;
+
 typedef struct ba_detail_thread_cache {
    ba_detail_cache_bin bins[BA_DETAIL_CACHE_BINS];
+   ba_detail_cache_bin pool_bins[BA_DETAIL_POOL_CLASSES];   /* the node pools' (pool_cache.h) */
    struct ba_detail_thread_cache *next;   /* every thread's cache, under the registry lock */
    struct ba_detail_thread_cache *prev;
    uintptr_t thread;                      /* its thread (ba_detail_thread_id) */

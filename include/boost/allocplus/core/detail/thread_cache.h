@@ -41,6 +41,7 @@
 #include <boost/allocplus/core/detail/cache_bin.h>
 #include <boost/allocplus/core/detail/free.h>
 #include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/core/detail/pool_cache.h>
 #include <boost/allocplus/core/detail/registry.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -331,6 +332,7 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    ba_detail_thread_cache *tc = (ba_detail_thread_cache *)cache;
    int entered;
    ba_detail_thread_cache_ptr = &ba_detail_retired_cache;
+   ba_detail_pool_cache_flush(tc);
    ba_detail_cache_flush(h, tc);
    entered = ba_detail_registry_enter();
    ba_detail_cache_unlink(tc);
@@ -352,6 +354,7 @@ BA_DETAIL_FN void ba_detail_cache_fork_child(void)
       unsigned i;
       next = tc->next;
       if (tc == ba_detail_thread_cache_ptr) continue;
+      ba_detail_pool_cache_take_back(tc);
       for (i = 2; i < BA_DETAIL_CACHE_BINS; ++i) {
          ba_detail_cache_bin *b = &tc->bins[i];
          size_t size = (size_t)i << 4;
@@ -413,6 +416,19 @@ BA_DETAIL_FN ba_detail_thread_cache *ba_detail_cache_of_thread(ba_heap *h)
    ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
    if (BA_DETAIL_LIKELY(ba_detail_cache_is_real(tc))) return tc;
    return ba_detail_cache_make(h);
+}
+
+/* The slow paths. Returns: the calling thread's bin of class cls (the thread's cache made at its
+ * first use, the bin's limit set at its own), or null when the thread has no cache (the caches
+ * are off, the thread's cache was torn down, no memory). */
+BA_DETAIL_OUT_OF_LINE_FN ba_detail_cache_bin *ba_detail_pool_cache_bin(unsigned cls)
+{
+   ba_detail_thread_cache *tc;
+   ba_detail_cache_bin *b;
+   if (cls == 0 || (tc = ba_detail_cache_of_thread(ba_detail_default())) == 0) return 0;
+   b = &tc->pool_bins[cls];
+   if (b->limit == 0) b->limit = b->room = 2 * ba_detail_pool_class_at(cls)->batch;
+   return b;
 }
 
 /* Flushes the calling thread's cache and the depot (before a trim, or an out-of-memory). */

@@ -1,0 +1,6 @@
+# Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+# (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#
+# The examples quoted by doc/node_allocator.md, included from doc/examples/CMakeLists.txt.
+allocplus_doc_examples(PAGE node_allocator FILES
+  pool_private_map.cpp)

@@ -1,0 +1,393 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_NODE_POOL_HPP
+#define BOOST_ALLOCPLUS_DETAIL_NODE_POOL_HPP
+
+// Simple segregated storage: the engine of the node pools. A pool hands out nodes of one size and
+// alignment, carved from blocks of NodesPerBlock nodes that come from the C core; a freed node goes
+// on the pool's free list and is the next one handed out. Nothing per node: a block is a header
+// and its nodes, back to back.
+//
+// - A new block is carved lazily (a bump pointer through it), so that making a block touches one
+//   page, not all of them, and the nodes of a fresh block come out in address order.
+// - The free list is the core's hardened list (core/detail/free_list.h): links are protected, and
+//   a pop checks that the link it reads is aligned as every node is, so a write after free into a
+//   node is reported instead of becoming an allocation at the writer's address.
+// - A free node of two words or more carries the pool's mark in its second word: freeing a node
+//   that carries it is a double free (reported, at constant cost, in every build). Checked builds
+//   (BOOST_ALLOCPLUS_CHECKED) keep a bit per node in its block and find the block of every pointer
+//   (a tree of the blocks by address), so they report every double free and every pointer that
+//   did not come from the pool.
+// - release_free_blocks() gives back to the core every block whose nodes are all free: the free
+//   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
+//   in address order.
+//
+// One pool is not for use from two threads at once: the private allocators own one each, the
+// shared ones put a lock or per-thread magazines in front of it.
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <boost/intrusive/set.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <vector>
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+
+namespace boost { namespace allocplus {
+
+//! What a node pool holds (node_allocator and private_node_allocator statistics).
+struct node_pool_statistics {
+   std::size_t node_size = 0;      //!< bytes a node takes (the size asked for, rounded up)
+   std::size_t blocks = 0;         //!< blocks held from the core
+   std::size_t nodes_in_use = 0;   //!< nodes handed out and not given back
+   std::size_t free_nodes = 0;     //!< nodes ready to be handed out (freed, or never carved)
+   std::size_t bytes_held = 0;     //!< bytes of the blocks held from the core
+};
+
+namespace detail {
+
+class node_pool {
+public:
+   //! Requires: node_alignment is a power of two; nodes_per_block > 0; owner (the allocator's
+   //!   name, for reports) outlives the pool.
+   //! Effects: an empty pool of nodes of node_size bytes (at least a pointer, rounded up to a
+   //!   multiple of the alignment, at least a pointer's), aligned to node_alignment. Takes no memory.
+   node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
+             std::size_t nodes_per_block) noexcept
+      : owner_(owner), align_(node_alignment < alignof(void *) ? alignof(void *) : node_alignment),
+        node_size_(round_up(node_size < sizeof(void *) ? sizeof(void *) : node_size, align_)),
+        nodes_per_block_(nodes_per_block),
+        first_node_(round_up(sizeof(block_header) + bitmap_bytes(nodes_per_block), align_))
+   {
+   }
+
+   node_pool(const node_pool &) = delete;
+   node_pool &operator=(const node_pool &) = delete;
+
+   //! Effects: gives every block back to the core. In checked builds a pool destroyed with nodes
+   //!   still in use reports how many (they are freed with their blocks).
+   ~node_pool()
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      if (in_use_ != 0) report_leak();
+#endif
+      blocks_.clear_and_dispose([](block_header *b) { ba_free(b); });
+   }
+
+   std::size_t node_size() const noexcept { return node_size_; }
+   std::size_t node_alignment() const noexcept { return align_; }
+
+   //! Returns: a node, or null when the core has no memory for a new block.
+   //! Complexity: constant.
+   void *try_allocate() noexcept
+   {
+      void *node = free_head_;
+      if (BOOST_LIKELY(node != nullptr)) {
+         unpoison(node);
+         void *next = ba_detail_link_load(node);
+         if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+         free_head_ = next;
+         --free_count_;
+      } else if (BOOST_LIKELY(carve_next_ != carve_end_)) {
+         node = carve_next_;
+         carve_next_ += node_size_;
+         unpoison(node);
+      } else if ((node = allocate_from_new_block()) == nullptr) {
+         return nullptr;
+      }
+      // A node handed out never carries the mark: not even a carved one, whose memory may hold a
+      // node a pool at the same address freed before.
+      clear_mark(node);
+      ++in_use_;
+      note_allocated(node);
+      return node;
+   }
+
+   //! Returns: a node. Throws: std::bad_alloc when the core has no memory for a new block.
+   void *allocate()
+   {
+      void *node = try_allocate();
+      if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
+      return node;
+   }
+
+   //! Requires: node came from this pool and is in use.
+   //! Effects: puts node on the free list. A node freed twice is reported: in every build when it
+   //!   is the node freed last, or a node of two words or more; in checked builds always, and so is
+   //!   a pointer from elsewhere.
+   //! Complexity: constant (logarithmic in the blocks, in checked builds).
+   void deallocate(void *node) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      // A free node is poisoned: freeing it again is a double free, whatever its size.
+      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
+#endif
+      note_freed(node);
+      // The node freed last is checked for every size (glibc's fast bins do the same); a node of
+      // two words or more carries the mark while it is free, wherever it is in the list.
+      if (BOOST_UNLIKELY(node == free_head_) || (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))))
+         report_double_free(node);
+      ba_detail_link_store(node, free_head_);
+      set_mark(node);
+      free_head_ = node;
+      ++free_count_;
+      --in_use_;
+      poison(node);
+   }
+
+   //! Effects: gives back to the core every block none of whose nodes is in use.
+   //! Returns: the blocks given back.
+   //! Complexity: O(n log n) for n free nodes, plus the blocks. Needs memory for an array of the
+   //!   free nodes; when there is none, gives nothing back.
+   std::size_t release_free_blocks() noexcept;
+
+   //! Returns: what the pool holds.
+   node_pool_statistics statistics() const noexcept
+   {
+      node_pool_statistics s;
+      s.node_size = node_size_;
+      s.blocks = blocks_.size();
+      s.nodes_in_use = in_use_;
+      s.free_nodes = free_count_ + static_cast<std::size_t>(carve_end_ - carve_next_) / node_size_;
+      s.bytes_held = blocks_.size() * block_bytes();
+      return s;
+   }
+
+   //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
+   bool owns(const void *p) const noexcept { return block_of(p) != nullptr; }
+
+private:
+   // The header of a block, first in it: its place in the tree of blocks (by address), and, in
+   // checked builds, a bit per node (set while the node is in use) after it.
+   struct block_header : boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>> {
+   };
+   struct by_address {
+      bool operator()(const block_header &a, const block_header &b) const noexcept
+      {
+         return std::less<const block_header *>()(&a, &b);
+      }
+      bool operator()(const void *p, const block_header &b) const noexcept
+      {
+         return std::less<const void *>()(p, &b);
+      }
+      bool operator()(const block_header &a, const void *p) const noexcept
+      {
+         return std::less<const void *>()(&a, p);
+      }
+   };
+   using block_tree = boost::intrusive::set<block_header, boost::intrusive::compare<by_address>,
+                                            boost::intrusive::constant_time_size<true>>;
+
+   static constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) & ~(to - 1); }
+   static constexpr std::size_t bitmap_bytes(std::size_t nodes) noexcept
+   {
+      return BOOST_ALLOCPLUS_CHECKED ? (nodes + 7) / 8 : 0;
+   }
+
+   std::size_t block_bytes() const noexcept { return first_node_ + nodes_per_block_ * node_size_; }
+   char *first_node_of(block_header *b) const noexcept { return reinterpret_cast<char *>(b) + first_node_; }
+   unsigned char *bitmap_of(block_header *b) const noexcept
+   {
+      return reinterpret_cast<unsigned char *>(b) + sizeof(block_header);
+   }
+
+   // The mark of a free node: this pool's (a node of another pool does not carry it), mixed with
+   // the process's secret where the core is header-only (a value a program stores in its node
+   // cannot be chosen to match it without reading the process's memory).
+   std::uintptr_t mark() const noexcept
+   {
+      std::uintptr_t m = ~reinterpret_cast<std::uintptr_t>(this);
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      m ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#endif
+      return m;
+   }
+   bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
+   void set_mark(void *node) const noexcept
+   {
+      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = mark();
+   }
+   void clear_mark(void *node) const noexcept
+   {
+      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = 0;
+   }
+
+   // Under ASan a free node is poisoned (a read or write of it is reported); the pool's own reads
+   // and writes of its links go through the core's unsanitized functions or unpoison first.
+   void poison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(node, node_size_);
+#else
+      (void)node;
+#endif
+   }
+   void unpoison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
+#else
+      (void)node;
+#endif
+   }
+
+   block_header *block_of(const void *p) const noexcept
+   {
+      auto it = blocks_.upper_bound(p, by_address());
+      if (it == blocks_.begin()) return nullptr;
+      --it;
+      block_header *b = const_cast<block_header *>(&*it);
+      const char *first = first_node_of(b), *c = static_cast<const char *>(p);
+      if (c < first || c >= first + nodes_per_block_ * node_size_) return nullptr;
+      if (static_cast<std::size_t>(c - first) % node_size_ != 0) return nullptr;
+      return b;
+   }
+
+   // Checked builds: the node's in-use bit goes on (allocated) and off (freed); a free of a node
+   // whose bit is off, or of a pointer no block holds, is reported.
+   void note_allocated(void *node) noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      block_header *b = block_of(node);
+      std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
+      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
+#else
+      (void)node;
+#endif
+   }
+   void note_freed(void *node) noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      block_header *b = block_of(node);
+      if (!b) report("a pointer that did not come from this pool is freed", node);
+      std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
+      if (!(bitmap_of(b)[i / 8] & (1u << (i % 8)))) report_double_free(node);
+      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] & ~(1u << (i % 8)));
+#endif
+      unpoison(node);
+   }
+
+   BOOST_NOINLINE void *allocate_from_new_block() noexcept
+   {
+      if (nodes_per_block_ > (static_cast<std::size_t>(-1) - first_node_) / node_size_) return nullptr;
+      const std::size_t bytes = block_bytes();
+      void *memory = align_ > BA_MALLOC_ALIGNMENT ? ba_memalign(align_, bytes) : ba_malloc(bytes);
+      if (!memory) return nullptr;
+      block_header *b = ::new (memory) block_header;
+      if (BOOST_ALLOCPLUS_CHECKED) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
+      blocks_.insert(*b);
+      char *first = first_node_of(b);
+      // (Called when the newest block is carved to its end: nothing of it is dropped.)
+      carve_next_ = first + node_size_;
+      carve_end_ = first + nodes_per_block_ * node_size_;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
+#endif
+      unpoison(first);
+      return first;
+   }
+
+   [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
+   {
+      char message[160];
+      std::snprintf(message, sizeof message, "%s: %s", owner_, what);
+      report_usage_error(message, node);
+   }
+   [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
+   [[noreturn]] void report_corrupted(const void *node) const noexcept
+   {
+      report("a free node's link is overwritten (a write after free?)", node);
+   }
+   // A leak is reported, not fatal: the nodes go back to the core with their blocks.
+   BOOST_NOINLINE void report_leak() const noexcept
+   {
+      std::fprintf(stderr, "allocplus: %s: a pool destroyed with %zu node(s) still in use at %p\n", owner_,
+                   in_use_, static_cast<const void *>(this));
+      std::fflush(stderr);
+   }
+
+   const char *const owner_;           // the allocator, named in reports
+   const std::size_t align_;
+   const std::size_t node_size_;
+   const std::size_t nodes_per_block_;
+   const std::size_t first_node_;      // offset of a block's first node
+   void *free_head_ = nullptr;         // the free list (protected links)
+   std::size_t free_count_ = 0;
+   char *carve_next_ = nullptr;        // the newest block's nodes not carved yet
+   char *carve_end_ = nullptr;
+   std::size_t in_use_ = 0;
+   block_tree blocks_;
+};
+
+inline std::size_t node_pool::release_free_blocks() noexcept
+{
+   if (blocks_.empty()) return 0;
+   std::vector<char *> free_nodes;
+   try {
+      free_nodes.reserve(free_count_);
+   } catch (...) {
+      return 0;
+   }
+   while (free_head_) {
+      void *node = free_head_;
+      unpoison(node);
+      void *next = ba_detail_link_load(node);
+      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+      clear_mark(node);
+      free_nodes.push_back(static_cast<char *>(node));
+      free_head_ = next;
+   }
+   free_count_ = 0;
+   std::sort(free_nodes.begin(), free_nodes.end(), std::less<char *>());
+   // Walk the blocks and the sorted free nodes together; a block whose free nodes and uncarved
+   // nodes make all of its nodes goes back to the core.
+   std::size_t released = 0;
+   auto node = free_nodes.begin();
+   for (auto it = blocks_.begin(); it != blocks_.end();) {
+      block_header *b = &*it;
+      char *first = first_node_of(b), *end = first + nodes_per_block_ * node_size_;
+      auto block_first = std::lower_bound(node, free_nodes.end(), first, std::less<char *>());
+      auto block_last = std::lower_bound(block_first, free_nodes.end(), end, std::less<char *>());
+      const bool carving = carve_end_ == end;
+      std::size_t idle = static_cast<std::size_t>(block_last - block_first)
+                       + (carving ? static_cast<std::size_t>(carve_end_ - carve_next_) / node_size_ : 0);
+      if (idle == nodes_per_block_) {
+         std::fill(block_first, block_last, nullptr);   // not to be put back
+         if (carving) carve_next_ = carve_end_ = nullptr;
+         it = blocks_.erase(it);
+         ba_free(b);
+         ++released;
+      } else {
+         ++it;
+      }
+      node = block_last;
+   }
+   // The nodes of the blocks kept go back on the list, highest address first, so that the
+   // lowest comes out first.
+   for (auto n = free_nodes.rbegin(); n != free_nodes.rend(); ++n) {
+      if (!*n) continue;
+      ba_detail_link_store(*n, free_head_);
+      set_mark(*n);
+      free_head_ = *n;
+      ++free_count_;
+      poison(*n);
+   }
+   return released;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_NODE_POOL_HPP

@@ -1,0 +1,181 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_PRIVATE_POOL_SET_HPP
+#define BOOST_ALLOCPLUS_DETAIL_PRIVATE_POOL_SET_HPP
+
+// What a private pool allocator's handle points to: the node pools of one container, one per node
+// size and alignment (a container rebinds its allocator to its node type, std::allocate_shared to
+// its control block), shared by the handle's copies and counted by them. Not thread-safe, as the
+// allocators over it; checked builds report two threads inside one set at once.
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <new>
+#include <utility>
+
+namespace boost { namespace allocplus { namespace detail {
+
+class private_pool_set;
+
+//! A counted reference to a private_pool_set (boost::intrusive_ptr's shape, without the atomics:
+//! the set is used from one thread at a time).
+class private_pool_set_ptr {
+public:
+   private_pool_set_ptr() noexcept = default;
+   explicit private_pool_set_ptr(private_pool_set *set) noexcept : set_(set) {}   // adopts a count of 1
+   private_pool_set_ptr(const private_pool_set_ptr &x) noexcept : set_(x.set_) { add_ref(); }
+   private_pool_set_ptr(private_pool_set_ptr &&x) noexcept : set_(std::exchange(x.set_, nullptr)) {}
+   ~private_pool_set_ptr() { release(); }
+   private_pool_set_ptr &operator=(private_pool_set_ptr x) noexcept
+   {
+      std::swap(set_, x.set_);
+      return *this;
+   }
+
+   private_pool_set *get() const noexcept { return set_; }
+   private_pool_set *operator->() const noexcept { return set_; }
+   private_pool_set &operator*() const noexcept { return *set_; }
+   explicit operator bool() const noexcept { return set_ != nullptr; }
+
+private:
+   inline void add_ref() const noexcept;
+   inline void release() noexcept;
+
+   private_pool_set *set_ = nullptr;
+};
+
+class private_pool_set {
+public:
+   //! Returns: a new, empty set (count 1), or null when memory is out. Takes no memory for pools.
+   static private_pool_set_ptr make(const char *owner, std::size_t nodes_per_block) noexcept
+   {
+      return private_pool_set_ptr(new (std::nothrow) private_pool_set(owner, nodes_per_block));
+   }
+
+   private_pool_set(const private_pool_set &) = delete;
+   private_pool_set &operator=(const private_pool_set &) = delete;
+
+   //! Returns: the pool of nodes of (size, alignment), made if there is none yet.
+   //! Throws: std::bad_alloc when it must be made and memory is out.
+   node_pool &pool_for(std::size_t size, std::size_t alignment)
+   {
+      if (BOOST_LIKELY(first_ != nullptr && first_->serves(size, alignment))) return first_->pool;
+      if (node_pool *p = find(size, alignment)) return *p;
+      entry *e = new (std::nothrow) entry(owner_, size, alignment, nodes_per_block_);
+      if (!e) throw_bad_alloc();
+      e->next = first_;
+      first_ = e;
+      return e->pool;
+   }
+
+   //! Returns: the pool of nodes of (size, alignment), or null.
+   node_pool *find(std::size_t size, std::size_t alignment) const noexcept
+   {
+      for (entry *e = first_; e; e = e->next)
+         if (e->serves(size, alignment)) return &e->pool;
+      return nullptr;
+   }
+
+   //! Effects: each pool gives back its blocks that have no node in use. Returns: their number.
+   std::size_t release_free_blocks() noexcept
+   {
+      std::size_t released = 0;
+      for (entry *e = first_; e; e = e->next) released += e->pool.release_free_blocks();
+      return released;
+   }
+
+   //! Returns: the totals of every pool (node_size: the pools' node size when there is one pool,
+   //!   else 0).
+   node_pool_statistics statistics() const noexcept
+   {
+      node_pool_statistics total;
+      std::size_t pools = 0;
+      for (entry *e = first_; e; e = e->next, ++pools) {
+         const node_pool_statistics s = e->pool.statistics();
+         total.node_size = s.node_size;
+         total.blocks += s.blocks;
+         total.nodes_in_use += s.nodes_in_use;
+         total.free_nodes += s.free_nodes;
+         total.bytes_held += s.bytes_held;
+      }
+      if (pools != 1) total.node_size = 0;
+      return total;
+   }
+
+   //! Checked builds: marks the set busy for the lifetime of a guard; a second thread that enters
+   //! while it is busy is reported (the set is not for two threads at once).
+   class usage_guard {
+   public:
+      explicit usage_guard(private_pool_set &set) noexcept
+#if BOOST_ALLOCPLUS_CHECKED
+         : set_(set)
+      {
+         if (set_.busy_.exchange(true, std::memory_order_acquire))
+            report_usage_error("ba::private_node_allocator: one pool used from two threads at once", &set_);
+      }
+      ~usage_guard() { set_.busy_.store(false, std::memory_order_release); }
+#else
+      {
+         (void)set;
+      }
+      ~usage_guard() {}   // (user-provided: a guard is never an unused variable)
+#endif
+      usage_guard(const usage_guard &) = delete;
+      usage_guard &operator=(const usage_guard &) = delete;
+
+   private:
+#if BOOST_ALLOCPLUS_CHECKED
+      private_pool_set &set_;
+#endif
+   };
+
+private:
+   friend class private_pool_set_ptr;
+
+   struct entry {
+      entry(const char *owner, std::size_t size, std::size_t alignment, std::size_t nodes_per_block) noexcept
+         : size(size), alignment(alignment), pool(owner, size, alignment, nodes_per_block)
+      {
+      }
+      bool serves(std::size_t s, std::size_t a) const noexcept { return s == size && a == alignment; }
+      const std::size_t size, alignment;
+      node_pool pool;
+      entry *next = nullptr;
+   };
+
+   private_pool_set(const char *owner, std::size_t nodes_per_block) noexcept
+      : owner_(owner), nodes_per_block_(nodes_per_block)
+   {
+   }
+   ~private_pool_set()
+   {
+      while (first_) delete std::exchange(first_, first_->next);
+   }
+
+   const char *const owner_;
+   const std::size_t nodes_per_block_;
+   std::size_t references_ = 1;
+   entry *first_ = nullptr;
+#if BOOST_ALLOCPLUS_CHECKED
+   std::atomic<bool> busy_{false};
+#endif
+};
+
+inline void private_pool_set_ptr::add_ref() const noexcept
+{
+   if (set_) ++set_->references_;
+}
+inline void private_pool_set_ptr::release() noexcept
+{
+   if (set_ && --set_->references_ == 0) delete set_;
+   set_ = nullptr;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_PRIVATE_POOL_SET_HPP

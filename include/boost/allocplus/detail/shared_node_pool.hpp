@@ -1,0 +1,265 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_SHARED_NODE_POOL_HPP
+#define BOOST_ALLOCPLUS_DETAIL_SHARED_NODE_POOL_HPP
+
+// The pool of node_allocator: one per (node size, alignment, nodes per block) in the process,
+// shared by every thread. A node_pool (node_pool.hpp) under a lock, with per-thread magazines
+// from the core's thread cache engine (core/detail/pool_cache.h): a thread allocates from and
+// frees into a bin of its own, without the lock; an empty bin takes a magazine from the pool, a
+// full one gives one back, each under the lock once. A node freed by another thread than the one
+// that allocated it goes to the freeing thread's bin (nodes have no owner).
+//
+// Immortal: made on first use in static storage and never destroyed, so that a static container
+// destroyed at exit still frees into a live pool. One per process across shared libraries (an
+// inline function's static object, with default visibility). Survives fork: the core's fork
+// handlers take its lock, and the child takes back the bins of the threads it does not have.
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+namespace boost { namespace allocplus { namespace detail {
+
+class shared_node_pool {
+public:
+   //! Effects: an empty pool that registers itself with the core's thread caches (when the core
+   //!   is header-only and a class is free; otherwise every call takes the lock).
+   shared_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
+                    std::size_t nodes_per_block) noexcept
+      : pool_(owner, node_size, node_alignment, nodes_per_block)
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      (void)ba_default_heap();   // the core's set-up (its fork handlers) first
+      cls_ = ba_detail_pool_class_register(&give_back, this, &lock_, batch(), pool_.node_alignment() - 1);
+#endif
+   }
+   shared_node_pool(const shared_node_pool &) = delete;
+   shared_node_pool &operator=(const shared_node_pool &) = delete;
+
+   //! Returns: a node. Throws: std::bad_alloc when memory is out.
+   //! Complexity: constant (a magazine of nodes under the lock when the thread's bin is empty).
+   void *allocate()
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      if (void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1)) {
+         unpoison(node);
+         return node;
+      }
+#endif
+      return allocate_slow();
+   }
+
+   //! Requires: node came from this pool. Effects: gives it back (to the thread's bin).
+   void deallocate(void *node) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      if (!BOOST_ALLOCPLUS_CHECKED && ba_detail_pool_cache_push(cls_, node)) {
+         poison(node);
+         return;
+      }
+#endif
+      deallocate_slow(node);
+   }
+
+   //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay).
+   std::size_t release_free_blocks() noexcept
+   {
+      const int taken = lock();
+      std::size_t released = pool_.release_free_blocks();
+      unlock(taken);
+      return released;
+   }
+
+   //! Returns: whether p is a node of the pool's blocks. Logarithmic in the blocks.
+   bool owns(const void *p) const noexcept
+   {
+      const int taken = lock();
+      const bool owned = pool_.owns(p);
+      unlock(taken);
+      return owned;
+   }
+
+   //! Returns: what the pool holds (nodes in threads' bins count as in use).
+   node_pool_statistics statistics() const noexcept
+   {
+      const int taken = lock();
+      node_pool_statistics s = pool_.statistics();
+      unlock(taken);
+      return s;
+   }
+
+private:
+   // Nodes in a magazine: about 4 KiB of them, 8 to 64.
+   unsigned batch() const noexcept
+   {
+      std::size_t n = 4096 / pool_.node_size();
+      return static_cast<unsigned>(n < 8 ? 8 : n > 64 ? 64 : n);
+   }
+
+   int lock() const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      return ba_detail_pool_lock(&lock_);
+#else
+      while (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) {
+      }
+      return 1;
+#endif
+   }
+   void unlock(int taken) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      ba_detail_pool_unlock(&lock_, taken);
+#else
+      if (taken) __atomic_store_n(&lock_, 0, __ATOMIC_RELEASE);
+#endif
+   }
+
+   void poison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(node, pool_.node_size());
+#else
+      (void)node;
+#endif
+   }
+   void unpoison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(node, pool_.node_size());
+#else
+      (void)node;
+#endif
+   }
+
+   BOOST_NOINLINE void *allocate_slow()
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
+#else
+      void *bin = nullptr;
+#endif
+      const int taken = lock();
+      void *node = pool_.try_allocate();
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      // The thread's bin is empty (the pop failed): a magazine goes into it.
+      if (node && bin) {
+         for (unsigned i = bin->limit / 2; i > 1; --i) {
+            void *extra = pool_.try_allocate();
+            if (!extra) break;
+            ba_detail_link_store(extra, bin->head);
+            bin->head = extra;
+            --bin->room;
+            poison(extra);
+         }
+      }
+#else
+      (void)bin;
+#endif
+      unlock(taken);
+      if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
+      return node;
+   }
+
+   BOOST_NOINLINE void deallocate_slow(void *node) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
+      if (BOOST_ALLOCPLUS_CHECKED && bin) {
+         // What the pool checks when a node comes back to it, checked before the bin takes it.
+         if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);
+         check_not_in_bin(bin, node);
+      }
+      if (bin && bin->room == 0) {
+         // Full: the older magazine (deeper in the list) goes back to the pool in one locked step.
+         const int taken = lock();
+         give_back_older_half(bin);
+         unlock(taken);
+      }
+      if (bin && ba_detail_pool_cache_push(cls_, node)) {
+         poison(node);
+         return;
+      }
+#endif
+      const int taken = lock();
+      pool_.deallocate(node);
+      unlock(taken);
+   }
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   // Checked builds: a node freed while it waits in the thread's bin is a double free.
+   void check_not_in_bin(const ba_detail_cache_bin *bin, const void *node) const noexcept
+   {
+      unsigned held = bin->limit - bin->room;
+      for (void *n = bin->head; held-- && n; n = held ? ba_detail_link_load(n) : nullptr)
+         if (n == node) report_usage_error("ba::node_allocator: double free of a node (held in a thread's bin)", node);
+   }
+
+   // Moves the older half of the thread's full bin to the pool. Precondition: the lock is held.
+   void give_back_older_half(ba_detail_cache_bin *bin) noexcept
+   {
+      const unsigned keep = bin->limit - bin->limit / 2;
+      void *last_kept = bin->head;
+      for (unsigned i = 1; i < keep; ++i) last_kept = next_checked(last_kept);
+      void *node = next_checked(last_kept);
+      ba_detail_link_store(last_kept, nullptr);
+      for (unsigned i = keep; i < bin->limit && node; ++i) {
+         void *next = i + 1 < bin->limit ? next_checked(node) : nullptr;
+         unpoison(node);
+         pool_.deallocate(node);
+         node = next;
+         ++bin->room;
+      }
+   }
+   void *next_checked(void *node) const noexcept
+   {
+      void *next = ba_detail_link_load(node);
+      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, pool_.node_alignment() - 1)))
+         report_usage_error("ba::node_allocator: a thread's list of free nodes is overwritten (a write after free?)",
+                            node);
+      return next;
+   }
+
+   // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
+   // fork child).
+   static void give_back(void *self, void *first, std::size_t count)
+   {
+      shared_node_pool &p = *static_cast<shared_node_pool *>(self);
+      const int taken = p.lock();
+      void *node = first;
+      for (std::size_t i = 0; i < count && node; ++i) {
+         p.unpoison(node);
+         void *next = i + 1 < count ? ba_detail_link_load(node) : nullptr;
+         p.pool_.deallocate(node);
+         node = next;
+      }
+      p.unlock(taken);
+   }
+#endif
+
+   mutable int lock_ = 0;
+   unsigned cls_ = 0;   // the core's class: the threads' bins of this pool (0: none)
+   node_pool pool_;
+};
+
+//! The pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block: made on
+//! first use (thread-safe), never destroyed.
+template <std::size_t Size, std::size_t Align, std::size_t NodesPerBlock>
+BOOST_SYMBOL_VISIBLE shared_node_pool &shared_node_pool_for() noexcept
+{
+   alignas(shared_node_pool) static unsigned char storage[sizeof(shared_node_pool)];
+   static shared_node_pool *const pool = ::new (static_cast<void *>(storage))
+      shared_node_pool("ba::node_allocator", Size, Align, NodesPerBlock);
+   return *pool;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_SHARED_NODE_POOL_HPP

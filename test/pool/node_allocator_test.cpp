@@ -1,0 +1,211 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// ba::node_allocator: the shared pool (detail/shared_node_pool.hpp) with per-thread bins from the
+// core's thread caches: std containers and allocate_shared over it, frees from other threads,
+// threads that exit with nodes in their bins, fork from a threaded program, a static container
+// destroyed at exit. Built for TSan in CI (label `thread`).
+
+#define BOOST_TEST_MODULE allocplus node_allocator
+#include <boost/test/unit_test.hpp>
+
+#include <boost/allocplus/list.hpp>
+#include <boost/allocplus/node_allocator.hpp>
+
+#include "one_heap/child_process.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace ba = boost::allocplus;
+
+namespace {
+
+template <class T>
+using na = ba::node_allocator<T>;
+
+struct payload {
+   std::uint64_t a, b, c;   // 24 bytes: a pool of its own size
+};
+
+// A static container over the pool: destroyed at exit, after the test's threads are gone. Its
+// nodes (24 bytes) share the pool of payload's.
+std::list<int, na<int>> static_list(100, 7);
+
+std::size_t payload_nodes_in_use()
+{
+   ba_thread_cache_flush();   // the calling thread's bins back to the pools
+   return na<payload>::statistics().nodes_in_use;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(nodes_are_distinct_aligned_and_reused)
+{
+   na<payload> a;
+   std::vector<payload *> nodes;
+   for (int i = 0; i < 5000; ++i) {
+      payload *p = a.allocate(1);
+      BOOST_TEST(reinterpret_cast<std::uintptr_t>(p) % alignof(payload) == 0u);
+      p->a = static_cast<std::uint64_t>(i);
+      nodes.push_back(p);
+   }
+   std::vector<payload *> sorted = nodes;
+   std::sort(sorted.begin(), sorted.end());
+   BOOST_TEST((std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()));
+   for (int i = 0; i < 5000; ++i) BOOST_TEST(nodes[static_cast<std::size_t>(i)]->a == static_cast<std::uint64_t>(i));
+   payload *last = nodes.back();
+   a.deallocate(last, 1);
+   BOOST_TEST(a.allocate(1) == last);
+   for (payload *p : nodes) a.deallocate(p, 1);
+   BOOST_TEST((na<payload>() == na<int>()));
+}
+
+BOOST_AUTO_TEST_CASE(std_containers_and_allocate_shared)
+{
+   std::mt19937 rng(3);
+   std::set<int, std::less<int>, na<int>> s;
+   std::set<int> t;
+   std::map<int, int, std::less<int>, na<std::pair<const int, int>>> m;
+   for (int i = 0; i < 20000; ++i) {
+      int k = static_cast<int>(rng() % 3000);
+      if (rng() % 3) { s.insert(k); t.insert(k); m[k] = i; }
+      else { s.erase(k); t.erase(k); m.erase(k); }
+   }
+   BOOST_TEST(std::equal(s.begin(), s.end(), t.begin(), t.end()));
+   ba::list<int, na<int>> l(1000, 5);   // one burst
+   BOOST_TEST(l.size() == 1000u);
+   std::vector<std::shared_ptr<int>> v;
+   for (int i = 0; i < 1000; ++i) v.push_back(std::allocate_shared<int>(na<void>(), i));
+   for (int i = 0; i < 1000; ++i) BOOST_TEST(*v[static_cast<std::size_t>(i)] == i);
+}
+
+BOOST_AUTO_TEST_CASE(threads_free_each_others_nodes)
+{
+   // Each thread allocates nodes and hands half of them to the next thread, which frees them.
+   const std::size_t before = payload_nodes_in_use();
+   constexpr int threads = 8, rounds = 200, per_round = 256;
+   std::vector<std::vector<payload *>> mailbox(threads);
+   std::vector<std::mutex> locks(threads);
+   std::atomic<long> bad{0};
+   std::vector<std::thread> pool;
+   for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+         na<payload> a;
+         std::vector<payload *> mine;
+         for (int r = 0; r < rounds; ++r) {
+            for (int i = 0; i < per_round; ++i) {
+               payload *p = a.allocate(1);
+               p->a = static_cast<std::uint64_t>(t);
+               p->b = static_cast<std::uint64_t>(r);
+               mine.push_back(p);
+            }
+            std::vector<payload *> give(mine.begin() + per_round / 2, mine.end());
+            mine.resize(per_round / 2);
+            {
+               std::lock_guard<std::mutex> g(locks[static_cast<std::size_t>((t + 1) % threads)]);
+               auto &box = mailbox[static_cast<std::size_t>((t + 1) % threads)];
+               box.insert(box.end(), give.begin(), give.end());
+            }
+            for (payload *p : mine) {
+               if (p->a != static_cast<std::uint64_t>(t)) ++bad;
+               a.deallocate(p, 1);
+            }
+            mine.clear();
+            std::vector<payload *> got;
+            {
+               std::lock_guard<std::mutex> g(locks[static_cast<std::size_t>(t)]);
+               got.swap(mailbox[static_cast<std::size_t>(t)]);
+            }
+            for (payload *p : got) {
+               if (p->a != static_cast<std::uint64_t>((t + threads - 1) % threads)) ++bad;
+               a.deallocate(p, 1);
+            }
+         }
+      });
+   }
+   for (auto &th : pool) th.join();
+   for (auto &box : mailbox)
+      for (payload *p : box) na<payload>().deallocate(p, 1);
+   BOOST_TEST(bad.load() == 0);
+   // Every thread's bin went back to the pool when it exited.
+   BOOST_TEST(payload_nodes_in_use() == before);
+}
+
+BOOST_AUTO_TEST_CASE(short_lived_threads_give_their_bins_back)
+{
+   const std::size_t before = payload_nodes_in_use();
+   for (int i = 0; i < 200; ++i) {
+      std::thread([] {
+         std::list<payload, na<payload>> l(100);
+         l.resize(10);   // 90 nodes freed into this thread's bin, then the thread exits
+      }).join();
+   }
+   BOOST_TEST(payload_nodes_in_use() == before);
+   // Their nodes are free in the pool again: the empty blocks can go back to the core.
+   const std::size_t blocks = na<payload>::statistics().blocks;
+   const std::size_t released = na<payload>::release_free_blocks();
+   BOOST_TEST(released > 0u);
+   BOOST_TEST(na<payload>::statistics().blocks == blocks - released);
+}
+
+BOOST_AUTO_TEST_CASE(fork_from_a_threaded_program)
+{
+   std::atomic<bool> stop{false};
+   std::thread busy([&] {
+      na<payload> a;
+      while (!stop.load()) {
+         std::vector<payload *> v;
+         for (int i = 0; i < 100; ++i) v.push_back(a.allocate(1));
+         for (payload *p : v) a.deallocate(p, 1);
+      }
+   });
+   for (int k = 0; k < 20; ++k) {
+      const child_outcome out = run_in_child([] {
+         std::list<payload, na<payload>> l(1000);
+         l.clear();
+         std::set<int, std::less<int>, na<int>> s;
+         for (int i = 0; i < 1000; ++i) s.insert(i);
+      });
+      BOOST_TEST(out.exited);
+      BOOST_TEST(out.exit_code == 0);
+   }
+   stop = true;
+   busy.join();
+}
+
+#if BOOST_ALLOCPLUS_CHECKED
+#include "support/usage_reports.hpp"
+
+BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
+{
+   na<payload> a;
+   payload *p = a.allocate(1), *q = a.allocate(1);
+   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
+                                 "ba::node_allocator: double free of a node (held in a thread's bin)", p);
+   payload other{};
+   allocplus_test::expect_report([&] { a.deallocate(&other, 1); },
+                                 "ba::node_allocator: a pointer that did not come from this pool is freed", &other);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+}
+#endif
+
+BOOST_AUTO_TEST_CASE(a_node_freed_twice_in_a_row_is_reported)
+{
+   na<payload> a;
+   payload *p = a.allocate(1);
+   const child_outcome out = run_in_child([&] { a.deallocate(p, 1); a.deallocate(p, 1); });
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("double free") != std::string::npos);
+   a.deallocate(p, 1);
+}
