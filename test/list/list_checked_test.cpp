@@ -3,9 +3,10 @@
 //
 // Death tests of the checked build: splice and merge between lists whose allocators compare
 // unequal (undefined in std), and the precondition violations a list finds at constant cost
-// (an element of an empty list, erasing end(), splicing other's end(), a singular iterator), run
-// in a child process, which must stop through the diagnostic handler with a message naming the
-// call; with equal allocators and at the valid edges nothing is reported.
+// (an element of an empty list, erasing end(), splicing other's end(), a list into itself or a
+// range before its own first element, a singular iterator, another list's iterator given to an
+// empty list), run in a child process, which must stop through the diagnostic handler with a
+// message naming the call; with equal allocators and at the valid edges nothing is reported.
 
 #define BOOST_TEST_MODULE allocplus list checked
 #include "support/stateful_allocator.hpp"
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <string>
+#include <utility>
 
 #if !BOOST_ALLOCPLUS_CHECKED
 #  error "the checked list tests need a checked build"
@@ -86,8 +88,10 @@ BOOST_AUTO_TEST_CASE(front_back_and_pops_of_an_empty_list_are_reported)
 BOOST_AUTO_TEST_CASE(erasing_end_is_reported)
 {
    ba::list<int> l{1, 2, 3};
-   const std::string not_element = "ba::list::erase: the position is not an element (end() or singular)";
-   const std::string not_range = "ba::list::erase: the range is not in the list (it starts at end(), or is singular)";
+   const std::string not_element = "ba::list::erase: the position is not an element of the list (end(), singular, or "
+                                   "of another list)";
+   const std::string not_range = "ba::list::erase: the range is not in the list (it starts at end(), is singular, or "
+                                 "is of another list)";
    expect_report([&] { l.erase(l.end()); }, not_element, &l);
    expect_report([&] { l.erase(l.cend()); }, not_element, &l);
    expect_report([&] { l.erase(ba::list<int>::const_iterator()); }, not_element, &l);
@@ -100,11 +104,65 @@ BOOST_AUTO_TEST_CASE(splicing_other_end_is_reported)
 {
    ba::list<int> a{1, 2}, b{3, 4};
    expect_report([&] { a.splice(a.end(), b, b.end()); },
-                 "ba::list::splice: the iterator is not an element of other (end() or singular)", &a);
+                 "ba::list::splice: the iterator is not an element of other (other.end(), singular, or of another list)",
+                 &a);
    expect_report([&] { a.splice(a.end(), b, b.end(), b.begin()); },
-                 "ba::list::splice: the range is not in other (it starts at end(), or is singular)", &a);
+                 "ba::list::splice: the range is not in other (it starts at other.end(), is singular, or is of another "
+                 "list)",
+                 &a);
    expect_report([&] { a.splice(ba::list<int>::const_iterator(), b); },
-                 "ba::list::splice: the position is a singular iterator", &a);
+                 "ba::list::splice: the position is not in the list (singular, or of another list)", &a);
+}
+
+BOOST_AUTO_TEST_CASE(splicing_a_list_into_itself_is_reported)
+{
+   ba::list<int> l{1, 2, 3};
+   expect_report([&] { l.splice(l.end(), l); }, "ba::list::splice: other is this list", &l);
+   expect_report([&] { l.splice(l.begin(), std::move(l)); }, "ba::list::splice: other is this list", &l);
+   // The position is the range's first element: inside the range, found at constant cost.
+   expect_report([&] { l.splice(l.begin(), l, l.begin(), l.end()); },
+                 "ba::list::splice: the position is the first element of the range", &l);
+   ba::list<int> other{4, 5};
+   expect_report([&] { l.splice(other.begin(), other, other.begin(), other.end()); },
+                 "ba::list::splice: the position is the first element of the range", &l);
+}
+
+// A node does not know its list; but an empty list has no element, so any iterator but its end()
+// given to it is another list's.
+BOOST_AUTO_TEST_CASE(another_list_iterator_given_to_an_empty_list_is_reported)
+{
+   ba::list<int> empty, full{1, 2, 3}, none;
+   const std::string insert = "ba::list::insert: the position is not in the list (singular, or of another list)";
+   expect_report([&] { empty.insert(full.begin(), 0); }, insert, &empty);
+   expect_report([&] { empty.insert(full.end(), 0); }, insert, &empty);   // another list's end() too
+   expect_report([&] { empty.insert(full.begin(), 2, 0); }, insert, &empty);
+   expect_report([&] { empty.emplace(full.begin(), 0); },
+                 "ba::list::emplace: the position is not in the list (singular, or of another list)", &empty);
+   expect_report([&] { empty.splice(full.begin(), none); },
+                 "ba::list::splice: the position is not in the list (singular, or of another list)", &empty);
+   expect_report([&] { empty.erase(full.begin()); },
+                 "ba::list::erase: the position is not an element of the list (end(), singular, or of another list)",
+                 &empty);
+   expect_report([&] { empty.erase(full.begin(), full.end()); },
+                 "ba::list::erase: the range is not in the list (it starts at end(), is singular, or is of another "
+                 "list)",
+                 &empty);
+   expect_report([&] { empty.erase(full.end(), full.end()); },   // empty, but another list's
+                 "ba::list::erase: the range is not in the list (it starts at end(), is singular, or is of another "
+                 "list)",
+                 &empty);
+   // other is empty: the iterator or range said to be its is a third list's.
+   expect_report([&] { full.splice(full.end(), empty, none.end()); },
+                 "ba::list::splice: the iterator is not an element of other (other.end(), singular, or of another list)",
+                 &full);
+   ba::list<int> third{7, 8};
+   expect_report([&] { full.splice(full.end(), empty, third.begin()); },
+                 "ba::list::splice: the iterator is not an element of other (other.end(), singular, or of another list)",
+                 &full);
+   expect_report([&] { full.splice(full.end(), empty, third.begin(), third.end()); },
+                 "ba::list::splice: the range is not in other (it starts at other.end(), is singular, or is of another "
+                 "list)",
+                 &full);
 }
 
 BOOST_AUTO_TEST_CASE(a_singular_position_is_reported)
@@ -113,12 +171,13 @@ BOOST_AUTO_TEST_CASE(a_singular_position_is_reported)
    const ba::list<int>::const_iterator singular;
    const int values[] = {7, 8};
    const int x = 9;
-   const std::string insert = "ba::list::insert: the position is a singular iterator";
+   const std::string insert = "ba::list::insert: the position is not in the list (singular, or of another list)";
    expect_report([&] { l.insert(singular, 0); }, insert, &l);
    expect_report([&] { l.insert(singular, x); }, insert, &l);
    expect_report([&] { l.insert(singular, 2, x); }, insert, &l);
    expect_report([&] { l.insert(singular, values, values + 2); }, insert, &l);
-   expect_report([&] { l.emplace(singular, 0); }, "ba::list::emplace: the position is a singular iterator", &l);
+   expect_report([&] { l.emplace(singular, 0); },
+                 "ba::list::emplace: the position is not in the list (singular, or of another list)", &l);
 }
 
 BOOST_AUTO_TEST_CASE(a_precondition_violation_goes_to_the_replaced_handler)
@@ -144,12 +203,22 @@ BOOST_AUTO_TEST_CASE(valid_calls_at_the_edges_are_not_reported)
       l.erase(l.end(), l.end());   // an empty range at end()
       l.splice(l.end(), other, other.begin());
       l.splice(l.end(), other, other.end(), other.end());   // an empty range at other's end()
+      l.splice(l.begin(), l, std::prev(l.end()));   // within the list
+      l.splice(l.begin(), l, std::next(l.begin()), l.end());   // a range after the position
+      l.splice(l.end(), l, l.begin(), std::next(l.begin()));
       l.splice(l.begin(), other);
       l.erase(l.begin(), l.end());
       l.push_back(1);
       l.pop_back();
       l.push_front(1);
       l.pop_front();
+      // An empty list takes its own end(), and only the empty range there.
+      l.insert(l.end(), 2);
+      l.pop_back();
+      l.erase(l.end(), l.end());
+      l.erase(l.begin(), l.end());
+      l.splice(l.end(), other);   // other is empty too
+      l.splice(l.end(), other, other.end(), other.end());
       if (!l.empty() || !other.empty()) std::_Exit(4);
    });
    BOOST_TEST_INFO("child stderr: " << out.err);

@@ -13,6 +13,7 @@
 
 #include "support/usage_reports.hpp"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -45,11 +46,14 @@ BOOST_AUTO_TEST_CASE(index_out_of_range_is_reported)
    V v{1, 2, 3};
    v.reserve(10);   // the element past the end is inside the buffer: only the check finds it
    const V &c = v;
-   expect_report([&] { use(v[3]); }, "ba::vector::operator[]: index out of range", &v);
-   expect_report([&] { use(c[3]); }, "ba::vector::operator[]: index out of range", &v);
-   expect_report([&] { use(v[static_cast<std::size_t>(-1)]); }, "ba::vector::operator[]: index out of range", &v);
+   expect_report([&] { use(v[3]); }, "ba::vector::operator[]: index 3 out of range (size 3)", &v);
+   expect_report([&] { use(c[3]); }, "ba::vector::operator[]: index 3 out of range (size 3)", &v);
+   expect_report([&] { use(v[7]); }, "ba::vector::operator[]: index 7 out of range (size 3)", &v);
+   const std::size_t huge = static_cast<std::size_t>(-1);
+   expect_report([&] { use(v[huge]); },
+                 "ba::vector::operator[]: index " + std::to_string(huge) + " out of range (size 3)", &v);
    V empty;
-   expect_report([&] { use(empty[0]); }, "ba::vector::operator[]: index out of range", &empty);
+   expect_report([&] { use(empty[0]); }, "ba::vector::operator[]: index 0 out of range (size 0)", &empty);
 }
 
 BOOST_AUTO_TEST_CASE(front_back_and_pop_back_of_an_empty_vector_are_reported)
@@ -109,7 +113,7 @@ BOOST_AUTO_TEST_CASE(a_violation_goes_to_the_replaced_handler)
    });
    BOOST_TEST_INFO("child stderr: " << out.err);
    BOOST_TEST(out.exit_code == 7);
-   BOOST_TEST(out.err.find("handler: ba::vector::operator[]: index out of range") != std::string::npos);
+   BOOST_TEST(out.err.find("handler: ba::vector::operator[]: index 1 out of range (size 1) | ") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(valid_calls_at_the_edges_are_not_reported)

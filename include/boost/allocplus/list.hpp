@@ -49,11 +49,12 @@ namespace boost { namespace allocplus {
 //!
 //! Checked builds also report the precondition violations found at constant cost: front, back,
 //! pop_front and pop_back on an empty list; erasing end() (erase(pos), or a non-empty range
-//! erase(first, last) whose first is end()); splicing other's end() as an element; and a
-//! singular (default-constructed) iterator as a position. An iterator of another list, or of an
-//! element already erased, is not found: telling whose node an iterator names would take a walk
-//! of the list (AddressSanitizer reports the use of an erased element's node). Unchecked builds
-//! compile none of it.
+//! erase(first, last) whose first is end()); splicing other's end() as an element, a list into
+//! itself, or a range before its own first element; a singular (default-constructed) iterator;
+//! and any iterator but end() given to an empty list (it is another list's). An iterator of
+//! another, non-empty list, or of an element already erased, is not found: a node does not know
+//! its list, so telling would take a walk of the list (AddressSanitizer reports the use of an
+//! erased element's node). Unchecked builds compile none of it.
 template <class T, class A = allocator<T>>
 class list {
    // First, so that these are the errors a user reads (the allocator's own may follow).
@@ -255,7 +256,8 @@ public:
    }
 
    //! Requires (every insert and emplace): pos is an iterator of this list (checked builds
-   //!   report a singular one to the diagnostic handler; one of another list is not found).
+   //!   report a singular one, and one of another list when this list is empty, to the
+   //!   diagnostic handler; one of another list is not found otherwise).
    //! Effects: inserts T(args...) before pos (args may refer to elements).
    //! Returns: an iterator to the new element.
    //! Throws: std::length_error when size() == max_size(); what the allocator or T throws, with
@@ -263,7 +265,7 @@ public:
    template <class... Args>
    iterator emplace(const_iterator pos, Args &&...args)
    {
-      check_position(pos, "ba::list::emplace: the position is a singular iterator");
+      check_position(pos, "ba::list::emplace: the position is not in the list (singular, or of another list)");
       if (m_.size == max_size()) detail::throw_length_error("ba::list: size would exceed max_size()");
       links *const n = new_node(std::forward<Args>(args)...);
       algo::link_before(pos.node_, n);
@@ -272,12 +274,12 @@ public:
    }
    iterator insert(const_iterator pos, const T &value)
    {
-      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      check_position(pos, "ba::list::insert: the position is not in the list (singular, or of another list)");
       return emplace(pos, value);
    }
    iterator insert(const_iterator pos, T &&value)
    {
-      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      check_position(pos, "ba::list::insert: the position is not in the list (singular, or of another list)");
       return emplace(pos, std::move(value));
    }
    //! Effects: inserts n copies of value (which may be an element) before pos, the nodes in one
@@ -307,14 +309,17 @@ public:
    }
    iterator insert(const_iterator pos, std::initializer_list<T> il) { return insert(pos, il.begin(), il.end()); }
 
-   //! Requires: pos is an element of this list (checked builds report end() and a singular
-   //!   iterator to the diagnostic handler; an element of another list is not found).
+   //! Requires: pos is an element of this list (checked builds report end(), a singular
+   //!   iterator and any iterator given to an empty list to the diagnostic handler; an element
+   //!   of another list is not found otherwise).
    //! Effects: destroys and frees the element at pos.
    //! Returns: the iterator after it. Throws: nothing. Complexity: constant.
    iterator erase(const_iterator pos) noexcept
    {
-      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != head() && pos.node_ != nullptr,
-                                   "ba::list::erase: the position is not an element (end() or singular)", this);
+      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != head() && pos.node_ != nullptr && m_.size != 0,
+                                   "ba::list::erase: the position is not an element of the list (end(), singular, "
+                                   "or of another list)",
+                                   this);
       links *const n = pos.node_;
       links *const next = n->next;
       algo::unlink(n);
@@ -324,14 +329,15 @@ public:
       return iterator(next);
    }
    //! Requires: [first, last) is a range of this list (checked builds report a non-empty range
-   //!   that starts at end(), and singular iterators, to the diagnostic handler).
+   //!   that starts at end(), singular iterators, and any range but [end(), end()) given to an
+   //!   empty list, to the diagnostic handler).
    //! Effects: destroys [first, last) and frees its nodes (one burst with a version-2 allocator).
    //! Returns: last. Throws: nothing. Complexity: linear in the length of the range.
    iterator erase(const_iterator first, const_iterator last) noexcept
    {
-      BOOST_ALLOCPLUS_PRECONDITION(first.node_ != nullptr && last.node_ != nullptr
-                                      && (first == last || first.node_ != head()),
-                                   "ba::list::erase: the range is not in the list (it starts at end(), or is singular)",
+      BOOST_ALLOCPLUS_PRECONDITION(is_range_of(first, last),
+                                   "ba::list::erase: the range is not in the list (it starts at end(), is singular, "
+                                   "or is of another list)",
                                    this);
       if (first != last) {
          algo::unlink(first.node_, last.node_);
@@ -398,29 +404,33 @@ public:
 
    // --- list operations ---------------------------------------------------------------------
 
-   //! Requires: get_allocator() == other.get_allocator() (checked builds report a violation to
-   //!   the diagnostic handler); &other != this.
+   //! Requires: get_allocator() == other.get_allocator(); &other != this; pos an iterator of
+   //!   this list, as for insert (checked builds report each violation to the diagnostic
+   //!   handler, as far as insert's are found).
    //! Effects: moves every element of other before pos; no element is copied or moved.
    //! Throws: nothing. Complexity: constant.
    void splice(const_iterator pos, list &other) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
-      check_position(pos, "ba::list::splice: the position is a singular iterator");
+      BOOST_ALLOCPLUS_PRECONDITION(&other != this, "ba::list::splice: other is this list", this);
+      check_position(pos, "ba::list::splice: the position is not in the list (singular, or of another list)");
       if (other.empty()) return;
       algo::transfer(pos.node_, other.head()->next, other.head());
       m_.size += other.m_.size;
       other.m_.size = 0;
    }
    void splice(const_iterator pos, list &&other) noexcept { splice(pos, other); }
-   //! Requires: as splice(pos, other); it is an element of other (checked builds report
-   //!   other.end() and a singular iterator to the diagnostic handler).
+   //! Requires: equal allocators and pos as in splice(pos, other) (other may be *this); it is an
+   //!   element of other (checked builds report other.end(), a singular iterator and any
+   //!   iterator of an empty other to the diagnostic handler).
    //! Effects: moves the element at it before pos. Throws: nothing. Complexity: constant.
    void splice(const_iterator pos, list &other, const_iterator it) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
-      check_position(pos, "ba::list::splice: the position is a singular iterator");
-      BOOST_ALLOCPLUS_PRECONDITION(it.node_ != other.head() && it.node_ != nullptr,
-                                   "ba::list::splice: the iterator is not an element of other (end() or singular)",
+      check_position(pos, "ba::list::splice: the position is not in the list (singular, or of another list)");
+      BOOST_ALLOCPLUS_PRECONDITION(it.node_ != other.head() && it.node_ != nullptr && other.m_.size != 0,
+                                   "ba::list::splice: the iterator is not an element of other (other.end(), singular, "
+                                   "or of another list)",
                                    this);
       if (pos.node_ == it.node_ || pos.node_ == it.node_->next) return;
       algo::transfer(pos.node_, it.node_);
@@ -430,18 +440,22 @@ public:
       }
    }
    void splice(const_iterator pos, list &&other, const_iterator it) noexcept { splice(pos, other, it); }
-   //! Requires: as splice(pos, other); [first, last) a range of other, pos not in it (checked
-   //!   builds report a non-empty range that starts at other.end(), and singular iterators).
+   //! Requires: equal allocators and pos as in splice(pos, other) (other may be *this);
+   //!   [first, last) a range of other, pos not in it (checked builds report a range of other
+   //!   as erase(first, last) does, and pos == first in a non-empty range; pos further inside
+   //!   the range is not found: that would take a walk).
    //! Effects: moves [first, last) before pos. Throws: nothing.
    //! Complexity: constant when &other == this, else linear in the length of the range.
    void splice(const_iterator pos, list &other, const_iterator first, const_iterator last) noexcept
    {
       check_same_allocator(other, "ba::list::splice: the lists' allocators are unequal");
-      check_position(pos, "ba::list::splice: the position is a singular iterator");
-      BOOST_ALLOCPLUS_PRECONDITION(first.node_ != nullptr && last.node_ != nullptr
-                                      && (first == last || first.node_ != other.head()),
-                                   "ba::list::splice: the range is not in other (it starts at end(), or is singular)",
+      check_position(pos, "ba::list::splice: the position is not in the list (singular, or of another list)");
+      BOOST_ALLOCPLUS_PRECONDITION(other.is_range_of(first, last),
+                                   "ba::list::splice: the range is not in other (it starts at other.end(), is "
+                                   "singular, or is of another list)",
                                    this);
+      BOOST_ALLOCPLUS_PRECONDITION(first == last || pos.node_ != first.node_,
+                                   "ba::list::splice: the position is the first element of the range", this);
       if (first == last) return;
       if (&other != this) {
          const size_type n = static_cast<size_type>(std::distance(first, last));
@@ -600,13 +614,25 @@ private:
    links *head() const noexcept { return const_cast<links *>(&m_.header); }
    static T *value_of(links *l) noexcept { return node_type::from(l)->value(); }
 
-   //! Checked builds: reports `what` when pos is singular (a default-constructed iterator).
-   //! Whether pos belongs to this list is not checked: that would take a walk.
+   //! Checked builds: reports `what` when pos is singular (a default-constructed iterator), or
+   //! when this list is empty and pos is not its end() (then pos is another list's). Whether pos
+   //! belongs to a non-empty list is not checked: a node does not know its list, so telling
+   //! would take a walk.
    void check_position(const_iterator pos, const char *what) const noexcept
    {
-      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != nullptr, what, this);
+      BOOST_ALLOCPLUS_PRECONDITION(pos.node_ != nullptr && (pos.node_ == head() || m_.size != 0), what, this);
       (void)pos;
       (void)what;
+   }
+
+   //! Returns (for the checks): whether [first, last) may be a range of this list, as far as a
+   //! constant-time test can tell: neither iterator singular, and an empty range, or a non-empty
+   //! one that does not start at end(); an empty list has only [end(), end()).
+   bool is_range_of(const_iterator first, const_iterator last) const noexcept
+   {
+      if (first.node_ == nullptr || last.node_ == nullptr) return false;
+      if (m_.size == 0) return first.node_ == head() && last.node_ == head();
+      return first == last || first.node_ != head();
    }
 
    void check_same_allocator(const list &other, const char *what) const noexcept
@@ -746,7 +772,7 @@ private:
    template <class Make>
    iterator insert_made(const_iterator pos, size_type n, Make make)
    {
-      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      check_position(pos, "ba::list::insert: the position is not in the list (singular, or of another list)");
       if (n > max_size() - m_.size) detail::throw_length_error("ba::list: size would exceed max_size()");
       if (n == 0) return iterator(pos.node_);
       links circle;
@@ -768,7 +794,7 @@ private:
    template <class It>
    iterator insert_input(const_iterator pos, It first, It last)
    {
-      check_position(pos, "ba::list::insert: the position is a singular iterator");
+      check_position(pos, "ba::list::insert: the position is not in the list (singular, or of another list)");
       links circle;
       algo::init_header(&circle);
       size_type n = 0;

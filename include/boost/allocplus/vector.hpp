@@ -252,12 +252,12 @@ public:
    //! Returns: the element at n. Complexity: constant.
    reference operator[](size_type n) noexcept
    {
-      BOOST_ALLOCPLUS_PRECONDITION(n < m_.size, "ba::vector::operator[]: index out of range", this);
+      BOOST_ALLOCPLUS_INDEX_PRECONDITION(n, m_.size, "ba::vector::operator[]", this);
       return m_.start[n];
    }
    const_reference operator[](size_type n) const noexcept
    {
-      BOOST_ALLOCPLUS_PRECONDITION(n < m_.size, "ba::vector::operator[]: index out of range", this);
+      BOOST_ALLOCPLUS_INDEX_PRECONDITION(n, m_.size, "ba::vector::operator[]", this);
       return m_.start[n];
    }
    //! Requires: !empty() (checked builds report a violation). Returns: the first element.

@@ -12,6 +12,7 @@
 
 #include <boost/config.hpp>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
@@ -38,10 +39,27 @@ namespace boost { namespace allocplus { namespace detail {
    std::abort();
 }
 
+//! Reports an index out of range in the call `call` ("ba::vector::operator[]") of the container
+//! at `address`, and stops the program.
+//!
+//! Effects: report_usage_error("<call>: index <index> out of range (size <size>)", address): the
+//!   numbers are what a user needs to find the bad index, and a message with them cannot be a
+//!   literal, so it is formatted here, off the caller's path (a message longer than the buffer is
+//!   cut, never overrun).
+[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void report_index_out_of_range(const char *call,
+                                                                                      std::size_t index,
+                                                                                      std::size_t size,
+                                                                                      const void *address) noexcept
+{
+   char what[192];
+   std::snprintf(what, sizeof what, "%s: index %zu out of range (size %zu)", call, index, size);
+   report_usage_error(what, address);
+}
+
 }}} // namespace boost::allocplus::detail
 
 //! BOOST_ALLOCPLUS_PRECONDITION(condition, what, address): in checked builds, reports `what` (a
-//! sentence naming the container and the call, "ba::vector::operator[]: index out of range") about
+//! sentence naming the container and the call, "ba::vector::front: the vector is empty") about
 //! the object at `address` to the diagnostic handler unless `condition` holds; in unchecked builds
 //! nothing: neither the condition nor the arguments are evaluated, so the call compiles to the
 //! code it would be without the check. Only constant-time conditions belong here.
@@ -50,6 +68,19 @@ namespace boost { namespace allocplus { namespace detail {
       (BOOST_LIKELY(condition) ? (void)0 : ::boost::allocplus::detail::report_usage_error(what, address))
 #else
 #  define BOOST_ALLOCPLUS_PRECONDITION(condition, what, address) ((void)0)
+#endif
+
+//! BOOST_ALLOCPLUS_INDEX_PRECONDITION(index, size, call, address): in checked builds, reports
+//! "<call>: index <index> out of range (size <size>)" about the object at `address` unless
+//! index < size; in unchecked builds nothing, as BOOST_ALLOCPLUS_PRECONDITION. index and size are
+//! read twice when the check fails: pass names, not expressions with effects.
+#if BOOST_ALLOCPLUS_CHECKED
+#  define BOOST_ALLOCPLUS_INDEX_PRECONDITION(index, size, call, address)                           \
+      (BOOST_LIKELY((index) < (size))                                                              \
+          ? (void)0                                                                                \
+          : ::boost::allocplus::detail::report_index_out_of_range(call, index, size, address))
+#else
+#  define BOOST_ALLOCPLUS_INDEX_PRECONDITION(index, size, call, address) ((void)0)
 #endif
 
 #endif // BOOST_ALLOCPLUS_DETAIL_USAGE_ERROR_HPP
