@@ -418,10 +418,11 @@ BA_DETAIL_FN ba_detail_thread_cache *ba_detail_cache_of_thread(ba_heap *h)
    return ba_detail_cache_make(h);
 }
 
-/* The slow paths. Returns: the calling thread's bin of class cls (the thread's cache made at its
+/* The slow path of the node pools (inline: only C++ calls it; a C unit has it unused). Returns:
+ * the calling thread's bin of class cls (the thread's cache made at its
  * first use, the bin's limit set at its own), or null when the thread has no cache (the caches
  * are off, the thread's cache was torn down, no memory). */
-BA_DETAIL_OUT_OF_LINE_FN ba_detail_cache_bin *ba_detail_pool_cache_bin(unsigned cls)
+BA_DETAIL_FN ba_detail_cache_bin *ba_detail_pool_cache_bin(unsigned cls)
 {
    ba_detail_thread_cache *tc;
    ba_detail_cache_bin *b;
