@@ -209,3 +209,24 @@ BOOST_AUTO_TEST_CASE(a_node_freed_twice_in_a_row_is_reported)
    BOOST_TEST(out.err.find("double free") != std::string::npos);
    a.deallocate(p, 1);
 }
+
+// (Under ASan the test's own write after free is what is reported.)
+#if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
+BOOST_AUTO_TEST_CASE(a_link_overwritten_in_a_threads_bin_is_reported_when_the_bin_goes_back)
+{
+   const child_outcome out = run_in_child([] {
+      std::thread([] {
+         na<payload> a;
+         payload *p = a.allocate(1), *q = a.allocate(1);
+         a.deallocate(q, 1);
+         a.deallocate(p, 1);   // the thread's bin: p -> q
+         volatile std::uintptr_t *link = reinterpret_cast<volatile std::uintptr_t *>(p);
+         *link = *link ^ 0x4u;   // a write after free (a misaligned link)
+      }).join();                // the bin goes back to the pool at the thread's exit
+   });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("ba::node_allocator: a free node's link is overwritten (a write after free?)") !=
+              std::string::npos);
+}
+#endif

@@ -97,9 +97,7 @@ public:
       void *node = free_head_;
       if (BOOST_LIKELY(node != nullptr)) {
          unpoison(node);
-         void *next = ba_detail_link_load(node);
-         if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
-         free_head_ = next;
+         free_head_ = next_free(node);
          --free_count_;
       } else if (BOOST_LIKELY(carve_next_ != carve_end_)) {
          node = carve_next_;
@@ -169,6 +167,35 @@ public:
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
    bool owns(const void *p) const noexcept { return block_of(p) != nullptr; }
 
+   //! Returns: the node after `node` in a list of free nodes (this pool's, or a thread's bin of
+   //!   it), read from its protected link; a link that is not aligned as every node is (a write
+   //!   after free) is reported, never followed.
+   void *next_free(const void *node) const noexcept
+   {
+      void *next = ba_detail_link_load(node);
+      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+      return next;
+   }
+
+   //! Under ASan: a free node is poisoned (a use after free is reported), a node handed out is
+   //! not. Elsewhere nothing.
+   void poison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(node, node_size_);
+#else
+      (void)node;
+#endif
+   }
+   void unpoison(void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
+#else
+      (void)node;
+#endif
+   }
+
 private:
    // The header of a block, first in it: its place in the tree of blocks (by address), and, in
    // checked builds, a bit per node (set while the node is in use) after it.
@@ -223,25 +250,6 @@ private:
    void clear_mark(void *node) const noexcept
    {
       if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = 0;
-   }
-
-   // Under ASan a free node is poisoned (a read or write of it is reported); the pool's own reads
-   // and writes of its links go through the core's unsanitized functions or unpoison first.
-   void poison(void *node) const noexcept
-   {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(node, node_size_);
-#else
-      (void)node;
-#endif
-   }
-   void unpoison(void *node) const noexcept
-   {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
-#else
-      (void)node;
-#endif
    }
 
    block_header *block_of(const void *p) const noexcept
@@ -344,8 +352,7 @@ inline std::size_t node_pool::release_free_blocks() noexcept
    while (free_head_) {
       void *node = free_head_;
       unpoison(node);
-      void *next = ba_detail_link_load(node);
-      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+      void *next = next_free(node);
       clear_mark(node);
       free_nodes.push_back(static_cast<char *>(node));
       free_head_ = next;

@@ -49,7 +49,7 @@ public:
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       if (void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1)) {
-         unpoison(node);
+         pool_.unpoison(node);
          return node;
       }
 #endif
@@ -61,7 +61,7 @@ public:
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       if (!BOOST_ALLOCPLUS_CHECKED && ba_detail_pool_cache_push(cls_, node)) {
-         poison(node);
+         pool_.poison(node);
          return;
       }
 #endif
@@ -122,23 +122,6 @@ private:
 #endif
    }
 
-   void poison(void *node) const noexcept
-   {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(node, pool_.node_size());
-#else
-      (void)node;
-#endif
-   }
-   void unpoison(void *node) const noexcept
-   {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_UNPOISON_MEMORY_REGION(node, pool_.node_size());
-#else
-      (void)node;
-#endif
-   }
-
    BOOST_NOINLINE void *allocate_slow()
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
@@ -157,7 +140,7 @@ private:
             ba_detail_link_store(extra, bin->head);
             bin->head = extra;
             --bin->room;
-            poison(extra);
+            pool_.poison(extra);
          }
       }
 #else
@@ -184,7 +167,7 @@ private:
          unlock(taken);
       }
       if (bin && ba_detail_pool_cache_push(cls_, node)) {
-         poison(node);
+         pool_.poison(node);
          return;
       }
 #endif
@@ -198,7 +181,7 @@ private:
    void check_not_in_bin(const ba_detail_cache_bin *bin, const void *node) const noexcept
    {
       unsigned held = bin->limit - bin->room;
-      for (void *n = bin->head; held-- && n; n = held ? ba_detail_link_load(n) : nullptr)
+      for (void *n = bin->head; held-- && n; n = held ? pool_.next_free(n) : nullptr)
          if (n == node) report_usage_error("ba::node_allocator: double free of a node (held in a thread's bin)", node);
    }
 
@@ -207,24 +190,24 @@ private:
    {
       const unsigned keep = bin->limit - bin->limit / 2;
       void *last_kept = bin->head;
-      for (unsigned i = 1; i < keep; ++i) last_kept = next_checked(last_kept);
-      void *node = next_checked(last_kept);
+      for (unsigned i = 1; i < keep; ++i) last_kept = pool_.next_free(last_kept);
+      void *older = pool_.next_free(last_kept);
       ba_detail_link_store(last_kept, nullptr);
-      for (unsigned i = keep; i < bin->limit && node; ++i) {
-         void *next = i + 1 < bin->limit ? next_checked(node) : nullptr;
-         unpoison(node);
+      bin->room += static_cast<unsigned>(return_nodes_locked(older, bin->limit - keep));
+   }
+
+   // Frees `count` nodes of a list from `first` into the pool, each link checked before it is
+   // followed. Returns: the nodes freed. Precondition: the lock is held.
+   std::size_t return_nodes_locked(void *first, std::size_t count) noexcept
+   {
+      std::size_t freed = 0;
+      for (void *node = first; freed < count && node; ++freed) {
+         void *next = freed + 1 < count ? pool_.next_free(node) : nullptr;
+         pool_.unpoison(node);
          pool_.deallocate(node);
          node = next;
-         ++bin->room;
       }
-   }
-   void *next_checked(void *node) const noexcept
-   {
-      void *next = ba_detail_link_load(node);
-      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, pool_.node_alignment() - 1)))
-         report_usage_error("ba::node_allocator: a thread's list of free nodes is overwritten (a write after free?)",
-                            node);
-      return next;
+      return freed;
    }
 
    // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
@@ -233,13 +216,7 @@ private:
    {
       shared_node_pool &p = *static_cast<shared_node_pool *>(self);
       const int taken = p.lock();
-      void *node = first;
-      for (std::size_t i = 0; i < count && node; ++i) {
-         p.unpoison(node);
-         void *next = i + 1 < count ? ba_detail_link_load(node) : nullptr;
-         p.pool_.deallocate(node);
-         node = next;
-      }
+      p.return_nodes_locked(first, count);
       p.unlock(taken);
    }
 #endif
