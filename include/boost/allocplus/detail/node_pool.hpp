@@ -21,6 +21,10 @@
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
+// - Under valgrind (checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) every
+//   node handed out is a block of its own for memcheck, inside the pool's blocks, which memcheck
+//   sees as a pool's superblocks instead of the core's blocks: it reports nodes leaked, freed
+//   twice, or used after they were freed.
 //
 // One pool is not for use from two threads at once: the private allocators own one each, the
 // shared ones put a lock or per-thread magazines in front of it.
@@ -72,6 +76,10 @@ public:
         nodes_per_block_(nodes_per_block),
         first_node_(round_up(sizeof(block_header) + bitmap_bytes(nodes_per_block), align_))
    {
+#if defined(BA_DETAIL_VALGRIND)
+      // A leaked node is lost with its block's memory: a block given back frees what is left in it.
+      VALGRIND_CREATE_MEMPOOL_EXT(this, 0, 0, VALGRIND_MEMPOOL_METAPOOL | VALGRIND_MEMPOOL_AUTO_FREE);
+#endif
    }
 
    node_pool(const node_pool &) = delete;
@@ -84,7 +92,10 @@ public:
 #if BOOST_ALLOCPLUS_CHECKED
       if (in_use_ != 0) report_leak();
 #endif
-      blocks_.clear_and_dispose([](block_header *b) { ba_free(b); });
+      blocks_.clear_and_dispose([this](block_header *b) { free_block(b); });
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_DESTROY_MEMPOOL(this);
+#endif
    }
 
    std::size_t node_size() const noexcept { return node_size_; }
@@ -111,6 +122,9 @@ public:
       clear_mark(node);
       ++in_use_;
       note_allocated(node);
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MALLOCLIKE_BLOCK(node, node_size_, 0, 0);
+#endif
       return node;
    }
 
@@ -129,6 +143,11 @@ public:
    //! Complexity: constant (logarithmic in the blocks, in checked builds).
    void deallocate(void *node) noexcept
    {
+#if defined(BA_DETAIL_VALGRIND)
+      // (Memcheck reports a node freed twice here; the pool's own checks follow.)
+      VALGRIND_FREELIKE_BLOCK(node, 0);
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
+#endif
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
       // A free node is poisoned: freeing it again is a double free, whatever its size.
       if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
@@ -177,22 +196,26 @@ public:
       return next;
    }
 
-   //! Under ASan: a free node is poisoned (a use after free is reported), a node handed out is
-   //! not. Elsewhere nothing.
+   //! Under ASan and valgrind: a free node is poisoned (a use after free is reported) while the
+   //! pool does not touch it. Elsewhere nothing.
    void poison(void *node) const noexcept
    {
+      (void)node;
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
       ASAN_POISON_MEMORY_REGION(node, node_size_);
-#else
-      (void)node;
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_NOACCESS(node, node_size_);
 #endif
    }
    void unpoison(void *node) const noexcept
    {
+      (void)node;
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
       ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
-#else
-      (void)node;
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
 #endif
    }
 
@@ -294,6 +317,13 @@ private:
       const std::size_t bytes = block_bytes();
       void *memory = align_ > BA_MALLOC_ALIGNMENT ? ba_memalign(align_, bytes) : ba_malloc(bytes);
       if (!memory) return nullptr;
+#if defined(BA_DETAIL_VALGRIND)
+      // For memcheck the block is no longer the core's but a superblock of this pool's nodes.
+      VALGRIND_FREELIKE_BLOCK(memory, 0);
+      VALGRIND_MEMPOOL_ALLOC(this, memory, bytes);
+      // (The tree's insertion keeps bits of the header's old words: memory, not news.)
+      VALGRIND_MAKE_MEM_DEFINED(memory, first_node_);
+#endif
       block_header *b = ::new (memory) block_header;
       if (BOOST_ALLOCPLUS_CHECKED) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
       blocks_.insert(*b);
@@ -304,8 +334,23 @@ private:
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
       ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
 #endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_NOACCESS(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
+#endif
       unpoison(first);
       return first;
+   }
+
+   // A block goes back to the core (memcheck is told it is the core's block again).
+   void free_block(block_header *b) noexcept
+   {
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MEMPOOL_FREE(this, b);
+      VALGRIND_MALLOCLIKE_BLOCK(b, block_bytes(), 0, 0);
+      // (The core's checks of a freed block read its first words.)
+      VALGRIND_MAKE_MEM_DEFINED(b, block_bytes());
+#endif
+      ba_free(b);
    }
 
    [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
@@ -375,7 +420,7 @@ inline std::size_t node_pool::release_free_blocks() noexcept
          std::fill(block_first, block_last, nullptr);   // not to be put back
          if (carving) carve_next_ = carve_end_ = nullptr;
          it = blocks_.erase(it);
-         ba_free(b);
+         free_block(b);
          ++released;
       } else {
          ++it;

@@ -60,7 +60,7 @@ public:
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (!BOOST_ALLOCPLUS_CHECKED && ba_detail_pool_cache_push(cls_, node)) {
+      if (!BOOST_ALLOCPLUS_CHECKED && bins_usable() && ba_detail_pool_cache_push(cls_, node)) {
          pool_.poison(node);
          return;
       }
@@ -96,6 +96,17 @@ public:
    }
 
 private:
+   // Under valgrind the threads' bins stay empty: every node goes to and from the pool, where
+   // memcheck is told of it (node_pool.hpp). The core's quick lists do the same.
+   static bool bins_usable() noexcept
+   {
+#if defined(BA_DETAIL_VALGRIND)
+      return !RUNNING_ON_VALGRIND;
+#else
+      return true;
+#endif
+   }
+
    // Nodes in a magazine: about 4 KiB of them, 8 to 64.
    unsigned batch() const noexcept
    {
@@ -125,7 +136,7 @@ private:
    BOOST_NOINLINE void *allocate_slow()
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
+      ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
 #else
       void *bin = nullptr;
 #endif
@@ -154,7 +165,7 @@ private:
    BOOST_NOINLINE void deallocate_slow(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
+      ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
       if (BOOST_ALLOCPLUS_CHECKED && bin) {
          // What the pool checks when a node comes back to it, checked before the bin takes it.
          if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);

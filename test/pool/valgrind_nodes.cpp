@@ -1,0 +1,88 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// Run under valgrind, one mode per run; memcheck must see each node of the pools as a block:
+//   clean            both pools under std containers, bursts, release_free_blocks and a second
+//                    thread: memcheck must have nothing to say
+//   leak             one 40-byte node of ba::node_allocator is lost: memcheck reports it
+//   use_after_free   a write into a freed node: memcheck reports it
+//   double_free      an 8-byte node freed twice, not the node freed last (which release builds do
+//                    not check for nodes of one word): memcheck reports it
+#include <boost/allocplus/node_allocator.hpp>
+#include <boost/allocplus/private_node_allocator.hpp>
+
+#include <cstring>
+#include <list>
+#include <map>
+#include <thread>
+#include <vector>
+
+namespace ba = boost::allocplus;
+
+namespace {
+struct node40 {
+   char bytes[40];
+};
+struct node8 {
+   char bytes[8];
+};
+
+void clean()
+{
+   {
+      std::list<int, ba::node_allocator<int>> shared(1000, 7);
+      std::map<int, int, std::less<int>, ba::private_node_allocator<std::pair<const int, int>>> own;
+      for (int i = 0; i < 1000; ++i) own[i] = i;
+      for (int i = 0; i < 1000; i += 3) own.erase(i);
+      // Nodes allocated by another thread, freed by this one.
+      std::list<int, ba::node_allocator<int>> theirs;
+      std::thread other([&] { theirs.assign(500, 1); });
+      other.join();
+      shared.splice(shared.end(), theirs);
+      shared.clear();
+      own.clear();
+   }
+   ba::node_allocator<int>::release_free_blocks();
+   ba::node_allocator<node40, 256, 2> burst;
+   ba::multiallocation_chain<node40> chain;
+   burst.allocate_individual(100, chain);
+   burst.deallocate_individual(chain);
+}
+
+void leak()
+{
+   node40 *lost = ba::node_allocator<node40>().allocate(1);
+   std::memset(lost, 1, sizeof *lost);
+   lost = nullptr;
+}
+
+void use_after_free()
+{
+   ba::node_allocator<node40> a;
+   node40 *keep = a.allocate(1);
+   node40 *freed = a.allocate(1);
+   a.deallocate(freed, 1);
+   freed->bytes[20] = 1;
+   a.deallocate(keep, 1);
+}
+
+void double_free()
+{
+   ba::node_allocator<node8> a;
+   node8 *first = a.allocate(1);
+   node8 *second = a.allocate(1);
+   a.deallocate(first, 1);
+   a.deallocate(second, 1);
+   a.deallocate(first, 1);
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+   const char *mode = argc > 1 ? argv[1] : "clean";
+   if (std::strcmp(mode, "leak") == 0) leak();
+   else if (std::strcmp(mode, "use_after_free") == 0) use_after_free();
+   else if (std::strcmp(mode, "double_free") == 0) double_free();
+   else clean();
+   return 0;
+}
