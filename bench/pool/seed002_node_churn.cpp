@@ -11,6 +11,10 @@
 //                                   far fewer nodes are made).
 //   seed002_*_churn_idle_thread/1M/<alloc>  the same with one more thread alive, blocked for the
 //                                   whole benchmark (a shared pool's lock is no longer skipped).
+//   seed002_*_churn_two_threads/1M/<alloc>  two threads at work, each on a container of its own
+//                                   at the same time (shared pools are shared by both). Operation:
+//                                   one node allocated or freed, by either thread (wall time over
+//                                   the nodes of both).
 //   seed002_refcount/5M/<alloc>     the smart-pointer memory test: 5M doubles, each in a block of
 //                                   its own with its reference count in another (a
 //                                   counted_double: two allocations of 8 bytes), held in a vector,
@@ -93,16 +97,29 @@ std::size_t churn(Container &c, Add add)
    return operations;
 }
 
+// What else the process does while a churn is timed.
+enum class company { none, idle_thread, second_worker };
+
 template <class MakeContainer, class Add>
-void bm_churn(benchmark::State &state, MakeContainer make, Add add, bool with_idle_thread)
+void bm_churn(benchmark::State &state, MakeContainer make, Add add, company others)
 {
-   std::unique_ptr<ba_bench::idle_thread> company;
-   if (with_idle_thread) company = std::make_unique<ba_bench::idle_thread>();
+   std::unique_ptr<ba_bench::idle_thread> idle;
+   if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
    std::size_t operations = 0;
    for (auto _ : state) {
+      std::size_t second_operations = 0;
+      std::thread second;
+      if (others == company::second_worker)
+         second = std::thread([&] {
+            auto c = make();
+            second_operations = churn(*c, add);
+         });
       auto c = make();
       operations = churn(*c, add);
       benchmark::DoNotOptimize(c.get());
+      c.reset();
+      if (second.joinable()) second.join();
+      operations += second_operations;
    }
    state.SetLabel("time per node allocated or freed");
    ba_bench::set_time_per_op(state, static_cast<double>(operations));
@@ -260,14 +277,17 @@ using boost_fast_pool = boost::fast_pool_allocator<T>;
 template <class Maker>
 void register_rows(const std::string &alloc)
 {
-   for (bool idle : {false, true}) {
-      const std::string suffix = idle ? "_idle_thread" : "";
-      ba_bench::register_benchmark("seed002_list_churn" + suffix + "/1M/" + alloc, [idle](benchmark::State &s) {
-         bm_churn(s, [] { return Maker::list(); }, push, idle);
-      });
-      ba_bench::register_benchmark("seed002_set_churn" + suffix + "/1M/" + alloc, [idle](benchmark::State &s) {
-         bm_churn(s, [] { return Maker::set(); }, insert, idle);
-      });
+   const std::pair<company, const char *> modes[] = {
+      {company::none, ""}, {company::idle_thread, "_idle_thread"}, {company::second_worker, "_two_threads"}};
+   for (const auto &[others, suffix] : modes) {
+      ba_bench::register_benchmark("seed002_list_churn" + std::string(suffix) + "/1M/" + alloc,
+                                   [others = others](benchmark::State &s) {
+                                      bm_churn(s, [] { return Maker::list(); }, push, others);
+                                   });
+      ba_bench::register_benchmark("seed002_set_churn" + std::string(suffix) + "/1M/" + alloc,
+                                   [others = others](benchmark::State &s) {
+                                      bm_churn(s, [] { return Maker::set(); }, insert, others);
+                                   });
    }
 }
 
