@@ -191,9 +191,34 @@ BOOST_AUTO_TEST_CASE(a_block_freed_is_reused_by_its_class)
    ba::unsynchronized_pool_resource u;
    void *p = u.allocate(40, 8);
    u.deallocate(p, 40, 8);
-   void *q = u.allocate(33, 16);   // the same class (48 bytes)
+   void *q = u.allocate(33, 8);   // the same class (40 bytes)
    BOOST_TEST(p == q);
-   u.deallocate(q, 33, 16);
+   u.deallocate(q, 33, 8);
+}
+
+// The classes: every size up to 512 and alignment up to 16 lands in the smallest class that holds
+// it, as big and as aligned as asked; anything else goes upstream (a huge size does not wrap).
+using classes = ba::detail::pool_resource_classes;
+static_assert(classes::class_of(24, 8, 39) == 2 && classes::node_size_of(2) == 24, "24 bytes: a class of 24");
+static_assert(classes::node_size_of(classes::class_of(24, 16, 39)) == 32, "aligned to 16: 32");
+static_assert(classes::class_of(513, 8, 39) == classes::upstream, "beyond 512: upstream");
+static_assert(classes::class_of(std::size_t(-1) - 3, 16, 39) == classes::upstream, "a huge size does not wrap");
+static_assert(classes::class_of(8, 32, 39) == classes::upstream, "over-aligned: upstream");
+
+BOOST_AUTO_TEST_CASE(every_request_lands_in_the_smallest_class_that_holds_it)
+{
+   for (std::size_t alignment = 1; alignment <= 16; alignment *= 2)
+      for (std::size_t bytes = 0; bytes <= 512; ++bytes) {
+         const std::size_t cls = classes::class_of(bytes, alignment, classes::count - 1);
+         BOOST_TEST_INFO("bytes " << bytes << ", alignment " << alignment);
+         BOOST_TEST_REQUIRE(cls < classes::count);
+         BOOST_TEST(classes::node_size_of(cls) >= bytes);
+         BOOST_TEST(classes::alignment_of(cls) >= alignment);
+         if (cls > 0) {   // the class below is too small or not aligned enough
+            const std::size_t below = cls - 1;
+            BOOST_TEST((classes::node_size_of(below) < bytes || classes::alignment_of(below) < alignment));
+         }
+      }
 }
 
 BOOST_AUTO_TEST_CASE(non_power_of_two_alignments_are_refused)
@@ -215,7 +240,7 @@ BOOST_AUTO_TEST_CASE(statistics_are_the_engines)
    {
       const ba::node_pool_statistics s = u.statistics();
       BOOST_TEST(s.nodes_in_use == 2u);
-      BOOST_TEST(s.node_size == 32u);
+      BOOST_TEST(s.node_size == 24u);   // a class of 24 bytes: no rounding to 32
       BOOST_TEST(s.blocks == 1u);
    }
    u.deallocate(a, 24, 8);

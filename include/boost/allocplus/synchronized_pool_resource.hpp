@@ -27,7 +27,7 @@ struct synchronized_pool_resource_pools {
 }   // namespace detail
 
 //! A thread-safe std::pmr pool resource over the library's shared node pools (node_allocator's
-//! engine): a pool per size class (8 bytes, then 16 to 512 bytes by 16, aligned to 16), each
+//! engine): a pool per size class (8 to 128 bytes by 8, then to 512 by 16), each
 //! with per-thread bins, so that most allocations and frees take no lock, and a block freed by
 //! another thread than the one that allocated it is simply taken back.
 //!

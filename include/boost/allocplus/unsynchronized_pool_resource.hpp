@@ -16,7 +16,7 @@
 namespace boost { namespace allocplus {
 
 //! A std::pmr pool resource for one thread at a time, over pools of its own (private_node_allocator's
-//! engine): a pool per size class (8 bytes, then 16 to 512 bytes by 16, aligned to 16), no lock,
+//! engine): a pool per size class (8 to 128 bytes by 8, then to 512 by 16), no lock,
 //! nothing stored per block. Checked builds report two threads inside one resource at once.
 //!
 //! What it does not serve, a request bigger than the largest class (pool_options::
