@@ -353,12 +353,17 @@ private:
       ba_free(b);
    }
 
+public:
+   //! Effects: reports "<owner>: <what>" at node through the diagnostic handler (the pool's
+   //!   owner, named once for every engine over the pool).
    [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
    {
       char message[160];
       std::snprintf(message, sizeof message, "%s: %s", owner_, what);
       report_usage_error(message, node);
    }
+
+private:
    [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
    [[noreturn]] void report_corrupted(const void *node) const noexcept
    {

@@ -168,7 +168,7 @@ private:
       ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
       if (BOOST_ALLOCPLUS_CHECKED && bin) {
          // What the pool checks when a node comes back to it, checked before the bin takes it.
-         if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);
+         if (!owns(node)) pool_.report("a pointer that did not come from this pool is freed", node);
          check_not_in_bin(bin, node);
       }
       if (bin && bin->room == 0) {
@@ -193,7 +193,7 @@ private:
    {
       unsigned held = bin->limit - bin->room;
       for (void *n = bin->head; held-- && n; n = held ? pool_.next_free(n) : nullptr)
-         if (n == node) report_usage_error("ba::node_allocator: double free of a node (held in a thread's bin)", node);
+         if (n == node) pool_.report("double free of a node (held in a thread's bin)", node);
    }
 
    // Moves the older half of the thread's full bin to the pool. Precondition: the lock is held.
@@ -237,14 +237,20 @@ private:
    node_pool pool_;
 };
 
-//! The pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block: made on
-//! first use (thread-safe), never destroyed.
-template <std::size_t Size, std::size_t Align, std::size_t NodesPerBlock>
+//! The users of a family of shared pools: node_allocator's; Owner::name names them in reports.
+struct node_allocator_pools {
+   static constexpr const char *name = "ba::node_allocator";
+};
+
+//! The pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block of Owner's
+//! family (each family has pools of its own, so that its statistics and reports are its own):
+//! made on first use (thread-safe), never destroyed.
+template <std::size_t Size, std::size_t Align, std::size_t NodesPerBlock, class Owner = node_allocator_pools>
 BOOST_SYMBOL_VISIBLE shared_node_pool &shared_node_pool_for() noexcept
 {
    alignas(shared_node_pool) static unsigned char storage[sizeof(shared_node_pool)];
    static shared_node_pool *const pool = ::new (static_cast<void *>(storage))
-      shared_node_pool("ba::node_allocator", Size, Align, NodesPerBlock);
+      shared_node_pool(Owner::name, Size, Align, NodesPerBlock);
    return *pool;
 }
 

@@ -1,0 +1,116 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// The std::pmr resources (memory_resource.hpp): node churn of std::pmr containers over ours and
+// over the standard library's resources, in one program so that bench/run.py puts them in the
+// same tables.
+//
+//   pmr_list_churn/200k/<resource>  one std::pmr::list<int>: push_back 200k integers, erase every
+//                                   3rd, push_back 200k, erase every 7th, push_back 200k, destroy.
+//                                   Operation: one node allocated or freed.
+//   pmr_map_churn/200k/<resource>   the same with std::pmr::map<int, int>, keys 1..200k then
+//                                   200k more distinct ones each push (no key repeats).
+//
+// Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
+// `ba_sync_pool` (ba::synchronized_pool_resource), `ba_default_heap` (ba::default_heap_resource());
+// `std_unsync_pool` / `std_sync_pool` (std::pmr's pool resources), `new_delete`
+// (std::pmr::new_delete_resource()).
+
+#include <boost/allocplus/memory_resource.hpp>
+
+#include "benchmark_kit.hpp"
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <memory_resource>
+#include <list>
+#include <string>
+
+namespace {
+
+namespace ba = boost::allocplus;
+
+constexpr int kCount = 200000;
+
+// The churn on container c; add(c, key) puts in one element. Returns the nodes made and freed.
+template <class Container, class Add>
+std::size_t churn(Container &c, Add add)
+{
+   std::size_t operations = 0;
+   int next_key = 0;
+   auto push_all = [&] {
+      const std::size_t before = c.size();
+      for (int i = 0; i < kCount; ++i) add(c, ++next_key);
+      operations += c.size() - before;
+   };
+   auto erase_every = [&](std::size_t nth) {
+      std::size_t i = 0;
+      for (auto it = c.begin(); it != c.end();) {
+         if (++i % nth == 0) {
+            it = c.erase(it);
+            ++operations;
+         } else {
+            ++it;
+         }
+      }
+   };
+   push_all();
+   erase_every(3);
+   push_all();
+   erase_every(7);
+   push_all();
+   operations += c.size();   // the destruction frees every node
+   return operations;
+}
+
+template <class Container, class MakeResource, class Add>
+void bm_churn(benchmark::State &state, MakeResource make_resource, Add add)
+{
+   std::size_t operations = 0;
+   for (auto _ : state) {
+      auto resource = make_resource();
+      Container c(&resource->get());
+      operations = churn(c, add);
+      benchmark::DoNotOptimize(&c);
+   }
+   state.SetLabel("time per node allocated or freed");
+   ba_bench::set_time_per_op(state, static_cast<double>(operations));
+}
+
+template <class Resource>
+struct owned {
+   Resource resource;
+   std::pmr::memory_resource &get() { return resource; }
+};
+template <std::pmr::memory_resource *(*Global)()>
+struct global {
+   std::pmr::memory_resource &get() { return *Global(); }
+};
+std::pmr::memory_resource *ba_default_heap() { return ba::default_heap_resource(); }
+
+template <class Holder>
+void register_resource(const std::string &name)
+{
+   const auto push = [](auto &c, int key) { c.push_back(key); };
+   const auto insert = [](auto &c, int key) { c.emplace(key, key); };
+   ba_bench::register_benchmark("pmr_list_churn/200k/" + name, [push](benchmark::State &s) {
+      bm_churn<std::pmr::list<int>>(s, [] { return std::make_unique<Holder>(); }, push);
+   });
+   ba_bench::register_benchmark("pmr_map_churn/200k/" + name, [insert](benchmark::State &s) {
+      bm_churn<std::pmr::map<int, int>>(s, [] { return std::make_unique<Holder>(); }, insert);
+   });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+   register_resource<owned<ba::unsynchronized_pool_resource>>("ba_unsync_pool");
+   register_resource<owned<ba::synchronized_pool_resource>>("ba_sync_pool");
+   register_resource<global<&ba_default_heap>>("ba_default_heap");
+   register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool");
+   register_resource<owned<std::pmr::synchronized_pool_resource>>("std_sync_pool");
+   register_resource<global<&std::pmr::new_delete_resource>>("new_delete");
+   return ba_bench::run_benchmarks(argc, argv);
+}
