@@ -20,7 +20,7 @@ namespace boost { namespace allocplus {
 namespace detail {
 
 // The family of shared pools of the synchronized pool resources (their own, not node_allocator's).
-struct synchronized_pool_resource_pools {
+struct BOOST_SYMBOL_VISIBLE synchronized_pool_resource_pools {
    static constexpr const char *name = "ba::synchronized_pool_resource";
 };
 

@@ -238,7 +238,9 @@ private:
 };
 
 //! The users of a family of shared pools: node_allocator's; Owner::name names them in reports.
-struct node_allocator_pools {
+//! (Visible: a template instantiated with a hidden type is hidden, and each shared library built
+//! with hidden visibility would have pools of its own.)
+struct BOOST_SYMBOL_VISIBLE node_allocator_pools {
    static constexpr const char *name = "ba::node_allocator";
 };
 
