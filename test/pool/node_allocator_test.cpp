@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(fork_from_a_threaded_program)
    busy.join();
 }
 
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 #include "support/usage_reports.hpp"
 
 BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
