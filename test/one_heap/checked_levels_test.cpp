@@ -1,0 +1,160 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// The checking levels tell apart what they catch (doc/checked_builds.md). Built at level 1 and at
+// level 2 (test/one_heap/tests.cmake). Each misuse runs in a child process:
+// - the constant-time misuses (a double free, a pointer from outside the heap, an overwritten
+//   header, a node freed twice where it carries the pool's mark) stop the program at both levels;
+// - the misuses only the expensive checks find (a pointer a pool never handed out, a node too
+//   small for the mark freed twice) stop it at level 2 and run to
+//   their end unreported at level 1, so that a check sorted into the wrong level fails here.
+#define BOOST_TEST_MODULE one_heap_checked_levels
+#include <boost/test/unit_test.hpp>
+
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/private_node_allocator.hpp>
+
+#include "child_process.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if !BOOST_ALLOCPLUS_CHECKED
+#  error "tests.cmake builds this file with BOOST_ALLOCPLUS_CHECKED set to 1 and to 2"
+#endif
+
+namespace {
+
+std::string address_text(const void *p)
+{
+   char text[32];
+   std::snprintf(text, sizeof text, "%p", p);
+   return text;
+}
+
+// The child stopped through the default diagnostic handler, with `what` about `address`.
+void check_stopped(const child_outcome &out, const char *what, const void *address)
+{
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find(what) != std::string::npos);
+   BOOST_TEST(out.err.find("at " + address_text(address)) != std::string::npos);
+}
+
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+// The child ran its misuse to the end unreported (it leaves at once: what it broke is not used).
+void check_unreported(const child_outcome &out)
+{
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.exited);
+   BOOST_TEST(out.exit_code == 0);
+   BOOST_TEST(out.err.empty());
+}
+#endif
+
+// Level 2 must stop the child with `what`; level 1 must let it run unreported.
+template <class Body>
+void check_only_expensive_level_catches(Body body, const char *what, const void *address)
+{
+   const child_outcome out = run_in_child([&] {
+      body();
+      std::_Exit(0);
+   });
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   check_stopped(out, what, address);
+#else
+   (void)what;
+   (void)address;
+   check_unreported(out);
+#endif
+}
+
+// Overwrites the size word of the header before mem (a buffer overrun from the block before), as
+// a program would: the header is memory the heap keeps poisoned under ASan.
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+__attribute__((no_sanitize_address))
+#endif
+void overwrite_header(void *mem)
+{
+   std::uintptr_t *head = static_cast<std::uintptr_t *>(mem) - 1;
+   *static_cast<volatile std::uintptr_t *>(head) = 0;
+}
+
+template <class T>
+using pool_allocator = boost::allocplus::private_node_allocator<T>;
+
+struct two_words {
+   std::uintptr_t a, b;
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(both_levels_stop_a_double_free)
+{
+   void *p = ba_malloc(64);
+   const child_outcome out = run_in_child([p] { ba_free(p); ba_free(p); });
+   check_stopped(out, "double free", p);
+   ba_free(p);
+}
+
+BOOST_AUTO_TEST_CASE(both_levels_stop_a_pointer_from_outside_the_heap)
+{
+   static std::uintptr_t outside[8];   // static storage, far from the heap's segments
+   const child_outcome out = run_in_child([] { ba_free(&outside[4]); });
+   check_stopped(out, "free of a pointer", &outside[4]);
+}
+
+BOOST_AUTO_TEST_CASE(both_levels_stop_a_free_after_its_header_was_overwritten)
+{
+   void *p = ba_malloc(200);
+   void *guard = ba_malloc(16);
+   const child_outcome out = run_in_child([p] {
+      overwrite_header(p);
+      ba_free(p);
+   });
+   // (Level 2 reads the cleared in-use bit as a double free; level 1, as no in-use block.)
+   check_stopped(out, "allocplus core heap ", p);
+   ba_free(p);
+   ba_free(guard);
+}
+
+BOOST_AUTO_TEST_CASE(both_levels_stop_a_marked_node_freed_twice)
+{
+   pool_allocator<two_words> a;
+   two_words *p = a.allocate(1), *q = a.allocate(1);
+   const child_outcome out = run_in_child([&] {
+      a.deallocate(p, 1);
+      a.deallocate(q, 1);
+      a.deallocate(p, 1);
+   });
+   check_stopped(out, "ba::private_node_allocator: double free of a node", p);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+}
+
+BOOST_AUTO_TEST_CASE(only_level_2_stops_a_pointer_the_pool_never_handed_out)
+{
+   pool_allocator<two_words> a;
+   two_words *p = a.allocate(1);
+   static two_words other{};
+   check_only_expensive_level_catches([&] { a.deallocate(&other, 1); },
+                                      "ba::private_node_allocator: a pointer that did not come from this pool is freed",
+                                      &other);
+   a.deallocate(p, 1);
+}
+
+BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_node_freed_twice)
+{
+   pool_allocator<std::uint64_t> a;
+   std::uint64_t *p = a.allocate(1), *q = a.allocate(1);
+   check_only_expensive_level_catches([&] {
+      a.deallocate(p, 1);
+      a.deallocate(q, 1);
+      a.deallocate(p, 1);
+   }, "ba::private_node_allocator: double free of a node", p);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+}
