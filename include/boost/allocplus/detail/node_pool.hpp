@@ -124,9 +124,9 @@ public:
 
    //! Requires: node came from this pool and is in use.
    //! Effects: puts node on the free list. A node freed twice is reported: in every build when it
-   //!   is the node freed last, or a node of two words or more; in checked builds always, and so is
+   //!   is the node freed last, or a node of two words or more; at checking level 2 always, and so is
    //!   a pointer from elsewhere.
-   //! Complexity: constant (logarithmic in the blocks, in checked builds).
+   //! Complexity: constant (logarithmic in the blocks, at checking level 2).
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
@@ -198,7 +198,7 @@ public:
 
 private:
    // The header of a block, first in it: its place in the tree of blocks (by address), and, in
-   // checked builds, a bit per node (set while the node is in use) after it.
+   // checking level 2, a bit per node (set while the node is in use) after it.
    struct block_header : boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>> {
    };
    struct by_address {

@@ -8,7 +8,7 @@
 // the core (ba::allocator's implementation); version 2 adds bursts of nodes and the core's
 // allocation_command for arrays, which never hands out a block of a single object (so that
 // deallocate(p, 1) always means a node). The allocator itself (Derived) says where nodes come
-// from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p).
+// from: allocate_node(), deallocate_node(p), and, for checking level 2, owns_node(p).
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>

@@ -177,7 +177,7 @@ private:
    }
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   // Checked builds: a node freed while it waits in the thread's bin is a double free.
+   // Checking level 2: a node freed while it waits in the thread's bin is a double free.
    void check_not_in_bin(const ba_detail_cache_bin *bin, const void *node) const noexcept
    {
       unsigned held = bin->limit - bin->room;
