@@ -64,6 +64,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.1)
     ap.add_argument("--filter", default="/ba_", help="regex over benchmark names (default: our allocators' rows)")
+    ap.add_argument("--programs", nargs="+", default=PROGRAMS, help="which benchmark programs (default: all six)")
     ap.add_argument("--out", required=True, help="the markdown file to write (a .json beside it)")
     args = ap.parse_args()
 
@@ -73,7 +74,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     samples = {}   # (program, name) -> level -> [ns]
     for r in range(args.rounds):
-        for program in PROGRAMS:
+        for program in args.programs:
             order = LEVELS[:]
             random.shuffle(order)
             for level in order:

@@ -14,7 +14,7 @@
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/private_node_allocator.hpp>
 
-#include "child_process.hpp"
+#include "stopped_child.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -27,22 +27,6 @@
 #endif
 
 namespace {
-
-std::string address_text(const void *p)
-{
-   char text[32];
-   std::snprintf(text, sizeof text, "%p", p);
-   return text;
-}
-
-// The child stopped through the default diagnostic handler, with `what` about `address`.
-void check_stopped(const child_outcome &out, const char *what, const void *address)
-{
-   BOOST_TEST_INFO("child stderr: " << out.err);
-   BOOST_TEST(out.signal == SIGABRT);
-   BOOST_TEST(out.err.find(what) != std::string::npos);
-   BOOST_TEST(out.err.find("at " + address_text(address)) != std::string::npos);
-}
 
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 // The child ran its misuse to the end unreported (it leaves at once: what it broke is not used).

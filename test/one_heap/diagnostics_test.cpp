@@ -12,7 +12,7 @@
 
 #include <boost/allocplus/core/dlmalloc.h>
 
-#include "child_process.hpp"
+#include "stopped_child.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,21 +24,11 @@
 
 namespace {
 
-std::string address_text(const void *p)
-{
-   char text[32];
-   std::snprintf(text, sizeof text, "%p", p);
-   return text;
-}
-
 // The default handler's report: "allocplus core heap <heap>: <what> at <address>", then abort.
 void check_report(const child_outcome &out, const char *what, const void *address)
 {
-   BOOST_TEST_INFO("child stderr: " << out.err);
-   BOOST_TEST(out.signal == SIGABRT);
+   check_stopped(out, what, address);
    BOOST_TEST(out.err.find("allocplus core heap " + address_text(ba_default_heap())) != std::string::npos);
-   BOOST_TEST(out.err.find(what) != std::string::npos);
-   BOOST_TEST(out.err.find("at " + address_text(address)) != std::string::npos);
 }
 
 } // namespace
