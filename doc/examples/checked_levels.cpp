@@ -1,8 +1,8 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
-// Built with -DBOOST_ALLOCPLUS_CHECKED=2 (doc/examples/CMakeLists.txt): the expensive checks find
-// a double free of a one-word node, which carries no mark for the cheaper levels to see.
+// Built with -DBOOST_ALLOCPLUS_CHECKED=2 (doc/examples/CMakeLists.txt): the checked levels find
+// a double free of a one-word node, which carries no mark for a release build to see.
 #include <boost/allocplus/private_node_allocator.hpp>
 
 #include <csetjmp>
@@ -25,7 +25,7 @@ int main()
    std::uint64_t *p = a.allocate(1);
    a.deallocate(p, 1);
    ba_diagnostic_handler previous = ba_set_diagnostic_handler(report);
-   if (setjmp(escape) == 0) a.deallocate(p, 1);   // level 2: "... double free of a node"
+   if (setjmp(escape) == 0) a.deallocate(p, 1);   // "... double free of a node"
    ba_set_diagnostic_handler(previous);
    return std::strstr(reported, "double free of a node") ? 0 : 1;
 }

@@ -456,7 +456,7 @@ BOOST_AUTO_TEST_CASE(release_free_blocks_with_a_block_still_being_carved)
    a.deallocate(p, 1);
 }
 
-#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+#if BOOST_ALLOCPLUS_CHECKED
 
 BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
 {

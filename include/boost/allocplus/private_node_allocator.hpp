@@ -38,7 +38,7 @@ namespace boost { namespace allocplus {
 //! not either; two containers with their own pools are independent). Checked builds report two
 //! threads inside one pool set.
 //!
-//! Complexity: allocate(1) and deallocate(p, 1) are constant (checking level 2: logarithmic in the
+//! Complexity: allocate(1) and deallocate(p, 1) are constant (checked builds: logarithmic in the
 //! blocks, to check every pointer).
 template <class T, std::size_t NodesPerBlock = 256, unsigned Version = 2>
 class private_node_allocator

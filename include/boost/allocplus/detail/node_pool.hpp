@@ -14,10 +14,10 @@
 //   a pop checks that the link it reads is aligned as every node is, so a write after free into a
 //   node is reported instead of becoming an allocation at the writer's address.
 // - A free node of two words or more carries the pool's mark in its second word: freeing a node
-//   that carries it is a double free (reported, at constant cost, in every build). Checking level 2
-//   (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) keeps a bit per node in its block and finds the block of
-//   every pointer (a search of a tree of the blocks by address), so it reports every double free
-//   and every pointer that did not come from the pool.
+//   that carries it is a double free (reported, at constant cost, in every build). Checked builds
+//   (BOOST_ALLOCPLUS_CHECKED) keep a bit per node in its block and find the block of every pointer
+//   (a tree of the blocks by address), so they report every double free and every pointer that
+//   did not come from the pool.
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
@@ -124,9 +124,9 @@ public:
 
    //! Requires: node came from this pool and is in use.
    //! Effects: puts node on the free list. A node freed twice is reported: in every build when it
-   //!   is the node freed last, or a node of two words or more; at checking level 2 always, and so is
+   //!   is the node freed last, or a node of two words or more; in checked builds always, and so is
    //!   a pointer from elsewhere.
-   //! Complexity: constant (logarithmic in the blocks, at checking level 2).
+   //! Complexity: constant (logarithmic in the blocks, in checked builds).
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
@@ -198,7 +198,7 @@ public:
 
 private:
    // The header of a block, first in it: its place in the tree of blocks (by address), and, in
-   // checking level 2, a bit per node (set while the node is in use) after it.
+   // checked builds, a bit per node (set while the node is in use) after it.
    struct block_header : boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>> {
    };
    struct by_address {
@@ -221,7 +221,7 @@ private:
    static constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) & ~(to - 1); }
    static constexpr std::size_t bitmap_bytes(std::size_t nodes) noexcept
    {
-      return BOOST_ALLOCPLUS_CHECKED_EXPENSIVE ? (nodes + 7) / 8 : 0;
+      return BOOST_ALLOCPLUS_CHECKED ? (nodes + 7) / 8 : 0;
    }
 
    std::size_t block_bytes() const noexcept { return first_node_ + nodes_per_block_ * node_size_; }
@@ -264,11 +264,11 @@ private:
       return b;
    }
 
-   // Checking level 2: the node's in-use bit goes on (allocated) and off (freed); a free of a node
+   // Checked builds: the node's in-use bit goes on (allocated) and off (freed); a free of a node
    // whose bit is off, or of a pointer no block holds, is reported.
    void note_allocated(void *node) noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+#if BOOST_ALLOCPLUS_CHECKED
       block_header *b = block_of(node);
       std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
@@ -278,7 +278,7 @@ private:
    }
    void note_freed(void *node) noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+#if BOOST_ALLOCPLUS_CHECKED
       block_header *b = block_of(node);
       if (!b) report("a pointer that did not come from this pool is freed", node);
       std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
@@ -295,7 +295,7 @@ private:
       void *memory = align_ > BA_MALLOC_ALIGNMENT ? ba_memalign(align_, bytes) : ba_malloc(bytes);
       if (!memory) return nullptr;
       block_header *b = ::new (memory) block_header;
-      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
+      if (BOOST_ALLOCPLUS_CHECKED) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
       blocks_.insert(*b);
       char *first = first_node_of(b);
       // (Called when the newest block is carved to its end: nothing of it is dropped.)

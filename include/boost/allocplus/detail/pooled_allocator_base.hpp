@@ -8,7 +8,7 @@
 // the core (ba::allocator's implementation); version 2 adds bursts of nodes and the core's
 // allocation_command for arrays, which never hands out a block of a single object (so that
 // deallocate(p, 1) always means a node). The allocator itself (Derived) says where nodes come
-// from: allocate_node(), deallocate_node(p), and, for checking level 2, owns_node(p).
+// from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p).
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
@@ -41,8 +41,8 @@ public:
    }
 
    //! Requires: p comes from allocate(n) (or allocate_at_least, count n) of an allocator equal to
-   //!   this one. Effects: frees p. Throws: nothing. Checking level 2 reports a node of the
-   //!   pool given back as an array (n != 1). Complexity: constant below level 2.
+   //!   this one. Effects: frees p. Throws: nothing. Checked builds report a node of the pool
+   //!   given back as an array (n != 1). Complexity: constant.
    void deallocate(T *p, size_type n) noexcept
    {
       if (BOOST_LIKELY(n == 1)) {
@@ -182,10 +182,9 @@ private:
    Derived &derived() noexcept { return static_cast<Derived &>(*this); }
    const Derived &derived() const noexcept { return static_cast<const Derived &>(*this); }
 
-   // Checking level 2 (a search of the pools' blocks on every array given back).
    void check_not_a_node(const void *p) const noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+#if BOOST_ALLOCPLUS_CHECKED
       if (derived().owns_node(p)) {
          char message[128];
          std::snprintf(message, sizeof message, "%s: a node is given back as an array (deallocate(p, n) with n != 1)",

@@ -60,7 +60,7 @@ public:
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (!BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && ba_detail_pool_cache_push(cls_, node)) {
+      if (!BOOST_ALLOCPLUS_CHECKED && ba_detail_pool_cache_push(cls_, node)) {
          pool_.poison(node);
          return;
       }
@@ -155,10 +155,11 @@ private:
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       ba_detail_cache_bin *bin = ba_detail_pool_cache_bin(cls_);
-      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && bin) {
-         // What the pool checks when a node comes back to it, checked before the bin takes it.
+      if (BOOST_ALLOCPLUS_CHECKED && bin) {
+         // What the pool checks when a node comes back to it, checked before the bin takes it
+         // (the walk of the bin, linear, at checking level 2 only).
          if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);
-         check_not_in_bin(bin, node);
+         if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) check_not_in_bin(bin, node);
       }
       if (bin && bin->room == 0) {
          // Full: the older magazine (deeper in the list) goes back to the pool in one locked step.
