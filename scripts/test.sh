@@ -3,9 +3,9 @@
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 #
 # scripts/test.sh: builds and runs every test of allocplus, in up to eight phases. Two modes:
-# *checked* builds leave NDEBUG undefined (BOOST_ALLOCPLUS_CHECKED=1: the core's full checks);
+# *checked* builds leave NDEBUG undefined (BOOST_ALLOCPLUS_CHECKED=1: the constant-time checks);
 # *release* builds define NDEBUG, as users ship (BOOST_ALLOCPLUS_CHECKED=0: the checks and the short
-# paths of release builds). Tests that pin a mode define BOOST_ALLOCPLUS_CHECKED themselves.
+# paths of release builds). Tests that pin a level (2: the expensive checks) define BOOST_ALLOCPLUS_CHECKED themselves.
 #   checked       build/test-checked       RelWithDebInfo, checked; the whole suite
 #   release       build/test-release       RelWithDebInfo with NDEBUG (release mode); the whole suite
 #   asan          build/test-asan          ASan + UBSan (ALLOCPLUS_SANITIZE=address), checked; the

@@ -2573,7 +2573,7 @@ BOOST_AUTO_TEST_CASE(double_free_calls_the_handler)
    ba_heap_free(h, guard);
 }
 
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 // Only the checked build finds the heap of a pointer before trusting its header; the unchecked
 // one reports what it finds, which a block of another heap need not show.
 BOOST_AUTO_TEST_CASE(free_of_a_block_of_another_heap_calls_the_handler)

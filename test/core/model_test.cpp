@@ -7,7 +7,7 @@
 // model knows what every block must hold and checks it before every free and after every move, and
 // checks what each operation promises (alignment, usable size, received objects, the order of the
 // allocation_command attempts, in-place results, zeroed bytes). ba_heap_check runs after every
-// step for the first steps, then periodically; in the checked build (BOOST_ALLOCPLUS_CHECKED) after
+// step for the first steps, then periodically; at checking level 2 (BOOST_ALLOCPLUS_CHECKED=2) after
 // every step, with fewer steps.
 //
 // A failure names the seed and the step; rerun with ALLOCPLUS_TEST_SEED=<seed> to reproduce.
@@ -585,7 +585,7 @@ model_config scaled_config(std::size_t steps, std::uint64_t seed)
 {
    model_config c;
    c.seed = allocplus_test::seed(seed);
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    // The checked build checks the heap after every step: fewer steps.
    c.steps = scaled(std::max<std::size_t>(steps / 20, 20000), 2000);
    c.dense_checks = c.steps;

@@ -2,43 +2,33 @@
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
 // Death tests: each misuse runs in a child process, which must stop with a message that names the
-// heap, the misuse and the address. Built twice (test/one_heap/tests.cmake): checked
-// (BOOST_ALLOCPLUS_CHECKED=1) and release (=0). A release build reports what its constant-cost
-// checks catch; the misuses only a checked build finds (a pointer from elsewhere, which a release
-// build cannot tell from a block without reading memory the heap does not own) are tested in the
-// checked build only.
+// heap, the misuse and the address. Built at each checking level (test/one_heap/tests.cmake):
+// release (BOOST_ALLOCPLUS_CHECKED=0), the default checked level (1) and the expensive one (2).
+// Levels 0 and 1 report what the core's constant-cost checks catch; the misuses only level 2
+// finds (a pointer from elsewhere, which the constant-cost checks cannot tell from a block without
+// reading memory the heap does not own) are tested at level 2 only.
 #define BOOST_TEST_MODULE one_heap_diagnostics
 #include <boost/test/unit_test.hpp>
 
 #include <boost/allocplus/core/dlmalloc.h>
 
-#include "child_process.hpp"
+#include "stopped_child.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #if !defined(BOOST_ALLOCPLUS_CHECKED)
-#  error "tests.cmake builds this file with BOOST_ALLOCPLUS_CHECKED set to 0 and to 1"
+#  error "tests.cmake builds this file with BOOST_ALLOCPLUS_CHECKED set to 0, 1 and 2"
 #endif
 
 namespace {
 
-std::string address_text(const void *p)
-{
-   char text[32];
-   std::snprintf(text, sizeof text, "%p", p);
-   return text;
-}
-
 // The default handler's report: "allocplus core heap <heap>: <what> at <address>", then abort.
 void check_report(const child_outcome &out, const char *what, const void *address)
 {
-   BOOST_TEST_INFO("child stderr: " << out.err);
-   BOOST_TEST(out.signal == SIGABRT);
+   check_stopped(out, what, address);
    BOOST_TEST(out.err.find("allocplus core heap " + address_text(ba_default_heap())) != std::string::npos);
-   BOOST_TEST(out.err.find(what) != std::string::npos);
-   BOOST_TEST(out.err.find("at " + address_text(address)) != std::string::npos);
 }
 
 } // namespace
@@ -120,9 +110,9 @@ BOOST_AUTO_TEST_CASE(missed_double_free_of_a_merged_block_never_hands_out_a_bloc
    BOOST_TEST((out.exit_code == 7 || out.exit_code == 0), "child exit code " << out.exit_code << " (3: overlapping blocks)");
 }
 
-// Only a checked build finds the segment of a pointer before it reads near it; a release build
+// Only level 2 finds the segment of a pointer before it reads near it; the constant-cost checks
 // cannot tell a foreign pointer from a block without reading memory the heap does not own.
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 BOOST_AUTO_TEST_CASE(pointer_from_malloc_stops_with_a_message)
 {
    void *foreign = std::malloc(64);
@@ -179,10 +169,10 @@ BOOST_AUTO_TEST_CASE(replaced_handler_receives_message_address_and_heap)
    });
    BOOST_TEST_INFO("child stderr: " << out.err);
    BOOST_TEST(out.exit_code == 7);
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    BOOST_TEST(out.err.find("handler: double free") != std::string::npos);
 #else
-   // A release build's message names the misuses its checks cannot tell apart, a double free among them.
+   // The constant-cost checks' message names the misuses its checks cannot tell apart, a double free among them.
    BOOST_TEST(out.err.find("handler: ") != std::string::npos);
    BOOST_TEST(out.err.find("double free") != std::string::npos);
 #endif

@@ -21,11 +21,18 @@ allocplus_add_test(one_heap_mixed_c_test SOURCES one_heap/mixed_c_test.cpp
 allocplus_add_test(one_heap_checked_mix_test
                    SOURCES one_heap/checked_mix_test.cpp one_heap/checked_unit.cpp one_heap/unchecked_unit.cpp
                    LABELS unit)
-set_source_files_properties(one_heap/checked_unit.cpp PROPERTIES COMPILE_DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
+set_source_files_properties(one_heap/checked_unit.cpp PROPERTIES COMPILE_DEFINITIONS BOOST_ALLOCPLUS_CHECKED=2)
 set_source_files_properties(one_heap/unchecked_unit.cpp PROPERTIES COMPILE_DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
 
-# Misuse reports in both modes: what a checked build reports, and what a release build's checks do.
+# Misuse reports at each checking level: 2 (expensive), 1 (the default checked level) and 0 (release).
 allocplus_add_test(one_heap_diagnostics_test SOURCES one_heap/diagnostics_test.cpp LABELS unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=2)
+# What each checked level catches, and what only the expensive level catches.
+allocplus_add_test(one_heap_checked_level1_test SOURCES one_heap/checked_levels_test.cpp LABELS unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
+allocplus_add_test(one_heap_checked_level2_test SOURCES one_heap/checked_levels_test.cpp LABELS unit
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=2)
+allocplus_add_test(one_heap_diagnostics_level1_test SOURCES one_heap/diagnostics_test.cpp LABELS unit
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
 allocplus_add_test(one_heap_diagnostics_release_test SOURCES one_heap/diagnostics_test.cpp LABELS unit
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
@@ -63,7 +70,7 @@ endif()
 allocplus_add_test(one_heap_integrity_test SOURCES one_heap/integrity_test.cpp LABELS core unit
                    DEFINITIONS BOOST_ALLOCPLUS_CHECKED=0)
 allocplus_add_test(one_heap_integrity_checked_test SOURCES one_heap/integrity_test.cpp LABELS core unit
-                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=1)
+                   DEFINITIONS BOOST_ALLOCPLUS_CHECKED=2)
 
 # Heaps over a buffer of yours: abandoned without ba_destroy_heap, or over memory shared with
 # other processes (process-shared lock); other libraries' fork handlers using the heaps.

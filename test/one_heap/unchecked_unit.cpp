@@ -1,7 +1,7 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
-// Compiled with BOOST_ALLOCPLUS_CHECKED=0 (see CMakeLists.txt); its partner with 1.
+// Compiled with BOOST_ALLOCPLUS_CHECKED=0 (see CMakeLists.txt); its partner with 2.
 #include "mode_units.hpp"
 
 #if BOOST_ALLOCPLUS_CHECKED

@@ -190,8 +190,11 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
 {
    na<payload> a;
    payload *p = a.allocate(1), *q = a.allocate(1);
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   // (A node freed twice while it waits in the thread's bin: found by a walk of the bin.)
    allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
                                  "ba::node_allocator: double free of a node (held in a thread's bin)", p);
+#endif
    payload other{};
    allocplus_test::expect_report([&] { a.deallocate(&other, 1); },
                                  "ba::node_allocator: a pointer that did not come from this pool is freed", &other);

@@ -38,15 +38,25 @@
 #  define BOOST_ALLOCPLUS_CORE_HEADER_ONLY 1
 #endif
 
-/* Checked builds (the default unless NDEBUG is defined) verify every pointer handed back to a heap
- * and report misuse through the diagnostic handler. They change no layout: checked and unchecked
- * translation units share one heap and each other's blocks. */
+/* The checking level (doc/checked_builds.md). 0 (the default when NDEBUG is defined): the checks
+ * that cost a few loads, as glibc's. 1 (the default otherwise): adds constant-time checks only
+ * (container preconditions, a leak count when a pool dies, Valgrind's client requests), so that a
+ * debug build stays near a release build's speed. 2 (asked for): adds the expensive checks, those
+ * that walk something (a heap's segments and huge blocks, a thread cache's bin, a pool's tree of
+ * blocks) on every free, and sends every free through the slow path that makes them. No level
+ * changes a layout the core shares: units of any level share one heap and each other's blocks.
+ * `#if BOOST_ALLOCPLUS_CHECKED` means level 1 or more; BOOST_ALLOCPLUS_CHECKED_EXPENSIVE, level 2. */
 #if !defined(BOOST_ALLOCPLUS_CHECKED)
 #  if defined(NDEBUG)
 #    define BOOST_ALLOCPLUS_CHECKED 0
 #  else
 #    define BOOST_ALLOCPLUS_CHECKED 1
 #  endif
+#endif
+#if BOOST_ALLOCPLUS_CHECKED >= 2
+#  define BOOST_ALLOCPLUS_CHECKED_EXPENSIVE 1
+#else
+#  define BOOST_ALLOCPLUS_CHECKED_EXPENSIVE 0
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -68,7 +78,9 @@
     * in one program cannot collide. The functions sit one level deeper, in a namespace named for
     * the checking mode, so that checked and unchecked units (whose inline functions differ) do not
     * break the one-definition rule while they share the types and the heap. */
-#  if BOOST_ALLOCPLUS_CHECKED
+#  if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+#    define BOOST_ALLOCPLUS_CORE_MODE checked_expensive
+#  elif BOOST_ALLOCPLUS_CHECKED
 #    define BOOST_ALLOCPLUS_CORE_MODE checked
 #  else
 #    define BOOST_ALLOCPLUS_CORE_MODE unchecked

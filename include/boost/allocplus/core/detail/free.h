@@ -1,8 +1,8 @@
 /* Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
  * (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
  *
- * Freeing. A pointer is checked first (checked_chunk: its alignment and, in unchecked builds, what
- * a few loads can tell; in checked builds, that it lies in one of the heap's segments or is one of
+ * Freeing. A pointer is checked first (checked_chunk: its alignment and, below level 2, what
+ * a few loads can tell; at checking level 2, that it lies in one of the heap's segments or is one of
  * its huge blocks, found without reading memory the heap does not own). free_chunk is the general
  * path: a huge block is unmapped; a small chunk not before the top goes to its quick list when the
  * list has room; any other chunk coalesces (coalesce.h), a large one counts toward the release of
@@ -22,7 +22,7 @@
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 /* Returns: whether chunk p lies in the chunks of one of h's segments (segments are few). */
 BA_DETAIL_FN int ba_detail_in_segments(const ba_heap *h, const ba_detail_ch *p)
 {
@@ -61,7 +61,7 @@ BA_DETAIL_FN int ba_detail_head_looks_in_use(const ba_heap *h, const ba_detail_c
           && ba_detail_pinuse(ba_detail_plus(p, size)) && !ba_detail_cache_marked(p);
 }
 
-/* Whether chunk p, not huge, passes the checks an unchecked build can afford, glibc's on a free:
+/* Whether chunk p, not huge, passes the checks levels 0 and 1 can afford, glibc's on a free:
  * inside the heap's range with its whole size, in use and not in a quick list (a double free of a
  * quick-listed block), at least a minimum chunk, and the next chunk knows it in use (catches most
  * double frees and pointers into blocks, at the cost of a few loads). */
@@ -74,7 +74,7 @@ BA_DETAIL_FN int ba_detail_looks_in_use(const ba_heap *h, const ba_detail_ch *p)
 #define BA_DETAIL_NOT_A_BLOCK "free of a pointer that is not an in-use block of this heap (a double free, a pointer into a block or a corrupted header)"
 
 /* Returns: null when mem is an in-use block of h, else what is wrong with it; reads nothing but
- * the block's header and its neighbour's. A checked build finds the segment or huge block of mem
+ * the block's header and its neighbour's. Checking level 2 finds the segment or huge block of mem
  * first, so a pointer from elsewhere is told apart without the heap reading memory it does not
  * own. */
 BA_DETAIL_FN const char *ba_detail_block_fault(ba_heap *h, const void *mem)
@@ -82,7 +82,7 @@ BA_DETAIL_FN const char *ba_detail_block_fault(ba_heap *h, const void *mem)
    ba_detail_ch *p = ba_detail_mem2chunk(mem);
    if (BA_DETAIL_UNLIKELY(((uintptr_t)mem & BA_DETAIL_ALIGN_MASK) != 0))
       return "free of a pointer that did not come from this heap (misaligned)";
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    if (!ba_detail_in_segments(h, p))
       return ba_detail_in_huge_list(h, p) ? 0 : "free of a pointer that did not come from this heap";
    if (BA_DETAIL_UNLIKELY(!ba_detail_cinuse(p) || (p->head & BA_DETAIL_QUICK)))
@@ -106,7 +106,7 @@ BA_DETAIL_FN const char *ba_detail_block_fault(ba_heap *h, const void *mem)
 BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
 {
    const char *fault;
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    ba_detail_refuse_corrupted(h);
 #endif
    fault = ba_detail_block_fault(h, mem);
@@ -122,7 +122,7 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_checked_chunk(ba_heap *h, const void *mem)
  * is checked. */
 BA_DETAIL_FN const char *ba_detail_next_block_fault(ba_heap *h, const ba_detail_ch *q)
 {
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    return ba_detail_block_fault(h, ba_detail_chunk2mem(q));
 #else
    return BA_DETAIL_LIKELY(ba_detail_head_looks_in_use(h, q)) ? 0 : BA_DETAIL_NOT_A_BLOCK;
@@ -193,10 +193,10 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_free_contended(ba_heap *h, void *mem)
  * neither trims the top nor releases segments. They need no call and no register saved: a small
  * vector's free went from 91 instructions to 58 (callgrind). Returns: 1 when done; 0, with nothing
  * changed, for every other free, for a pointer that fails the checks (ba_detail_free_locked
- * reports it) and in checked builds (whose checks are ba_detail_free_locked's). */
+ * reports it) and at checking level 2 (whose checks are ba_detail_free_locked's). */
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_free_short(ba_heap *h, void *mem)
 {
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    (void)h; (void)mem;
    return 0;
 #else

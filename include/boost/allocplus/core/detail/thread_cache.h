@@ -483,7 +483,7 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
    return ba_detail_cache_reclaim(h) ? ba_detail_heap_malloc(h, n) : 0;
 }
 
-#if !BOOST_ALLOCPLUS_CHECKED
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 /* ba_free of a block of the default heap that does not go to the cache (it ends at the top). */
 BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_to_heap(void *mem)
 {
@@ -502,7 +502,7 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
    if (!mem) return;
    h = ba_detail_default();
    tc = ba_detail_cache_of_thread(h);
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    {
       /* Every pointer checked as the heap checks it: in a segment, in use, whole. */
       const char *fault;
@@ -517,7 +517,7 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
       ba_detail_heap_free(h, mem);   /* checks it, and reports what is wrong */
       return;
    }
-   if ((BOOST_ALLOCPLUS_CHECKED || *ba_detail_cache_mark(mem) == ba_detail_cache_secret)
+   if ((BOOST_ALLOCPLUS_CHECKED_EXPENSIVE || *ba_detail_cache_mark(mem) == ba_detail_cache_secret)
        && ba_detail_cache_holds(b, mem, size)) {
       ba_detail_lock(h);
       ba_detail_usage_error(h, "double free (of a block held in a thread cache)", mem);
@@ -547,7 +547,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_cache_malloc(size_t n)
 
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void ba_detail_cache_free(void *mem)
 {
-#if !BOOST_ALLOCPLUS_CHECKED
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    const ba_detail_ch *p;
    size_t y;
    /* (A null mem is out of range: mem's chunk is worked out once mem is known to be inside.) */
