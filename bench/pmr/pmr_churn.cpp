@@ -19,6 +19,7 @@
 #include <boost/allocplus/memory_resource.hpp>
 
 #include "benchmark_kit.hpp"
+#include "node_churn.hpp"
 
 #include <cstddef>
 #include <map>
@@ -33,35 +34,10 @@ namespace ba = boost::allocplus;
 
 constexpr int kCount = 200000;
 
-// The churn on container c; add(c, key) puts in one element. Returns the nodes made and freed.
 template <class Container, class Add>
 std::size_t churn(Container &c, Add add)
 {
-   std::size_t operations = 0;
-   int next_key = 0;
-   auto push_all = [&] {
-      const std::size_t before = c.size();
-      for (int i = 0; i < kCount; ++i) add(c, ++next_key);
-      operations += c.size() - before;
-   };
-   auto erase_every = [&](std::size_t nth) {
-      std::size_t i = 0;
-      for (auto it = c.begin(); it != c.end();) {
-         if (++i % nth == 0) {
-            it = c.erase(it);
-            ++operations;
-         } else {
-            ++it;
-         }
-      }
-   };
-   push_all();
-   erase_every(3);
-   push_all();
-   erase_every(7);
-   push_all();
-   operations += c.size();   // the destruction frees every node
-   return operations;
+   return ba_bench::node_churn(c, add, kCount, false);
 }
 
 template <class Container, class MakeResource, class Add>

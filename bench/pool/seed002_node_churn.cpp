@@ -43,6 +43,7 @@
 #endif
 
 #include "benchmark_kit.hpp"
+#include "node_churn.hpp"
 
 #include <condition_variable>
 #include <cstddef>
@@ -67,34 +68,10 @@ namespace fm = foonathan::memory;
 constexpr int kCount = 1000000;
 
 
-// The seed's sequence on container c; `add` puts in one integer. Returns the nodes made and freed.
 template <class Container, class Add>
 std::size_t churn(Container &c, Add add)
 {
-   std::size_t operations = 0;
-   auto push_all = [&] {
-      const std::size_t before = c.size();
-      for (int i = 1; i <= kCount; ++i) add(c, i);
-      operations += c.size() - before;
-   };
-   auto erase_every = [&](std::size_t nth) {
-      std::size_t i = 0;
-      for (auto it = c.begin(); it != c.end();) {
-         if (++i % nth == 0) {
-            it = c.erase(it);
-            ++operations;
-         } else {
-            ++it;
-         }
-      }
-   };
-   push_all();
-   erase_every(3);
-   push_all();
-   erase_every(7);
-   push_all();
-   operations += c.size();   // the destruction frees every node
-   return operations;
+   return ba_bench::node_churn(c, add, kCount, true);
 }
 
 // What else the process does while a churn is timed.
