@@ -167,16 +167,10 @@ private:
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
       if (BOOST_ALLOCPLUS_CHECKED && bin) {
-<<<<<<< HEAD
-         // What the pool checks when a node comes back to it, checked before the bin takes it.
-         if (!owns(node)) pool_.report("a pointer that did not come from this pool is freed", node);
-         check_not_in_bin(bin, node);
-=======
          // What the pool checks when a node comes back to it, checked before the bin takes it
          // (the walk of the bin, linear, at checking level 2 only).
-         if (!owns(node)) report_usage_error("ba::node_allocator: a pointer that did not come from this pool is freed", node);
+         if (!owns(node)) pool_.report("a pointer that did not come from this pool is freed", node);
          if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) check_not_in_bin(bin, node);
->>>>>>> debug-levels
       }
       if (bin && bin->room == 0) {
          // Full: the older magazine (deeper in the list) goes back to the pool in one locked step.
