@@ -1,0 +1,463 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_ARENA_HPP
+#define BOOST_ALLOCPLUS_ARENA_HPP
+
+// ba::arena: allocation with real frees inside memory the caller owns (a stack array, static
+// storage, an mmap). New blocks come off a bump pointer; a freed block goes to a free list of its
+// 16-byte size class (up to 16 KiB) or, if larger, to a red-black tree keyed by size, both built
+// in the freed memory itself; a freed block that ends at the bump pointer moves the pointer back.
+//
+// One arena is not for use from two threads at once.
+
+#include <boost/allocplus/detail/arena_block.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+// A pointer given to deallocate or reallocate is checked in checked builds, and under ASan (whose
+// users asked for misuse to be found) in every build.
+#define BOOST_ALLOCPLUS_ARENA_CHECK(condition, what, address)                                       \
+   (BOOST_LIKELY(condition) ? (void)0 : ::boost::allocplus::detail::report_usage_error(what, address))
+
+namespace boost { namespace allocplus {
+
+//! What an arena holds (ba::arena::statistics). Block bytes include headers and padding.
+struct arena_statistics {
+   std::size_t buffer_size = 0;          //!< bytes of the buffer the arena uses (aligned to 16)
+   std::size_t bytes_allocated = 0;      //!< block bytes of the live blocks
+   std::size_t bytes_available = 0;      //!< free block bytes plus the room past the bump pointer
+   std::size_t bytes_overhead = 0;       //!< of bytes_allocated: headers and alignment padding
+   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed
+   std::size_t live_blocks = 0;          //!< blocks handed out and not given back
+   std::size_t free_blocks_in_slots = 0; //!< free blocks of 16 KiB or less
+   std::size_t free_blocks_in_tree = 0;  //!< free blocks over 16 KiB
+};
+
+//! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
+//! large free blocks, in-place reallocation at the bump end. Neither copyable nor movable (the
+//! allocators over it hold its address). Not for use from two threads at once.
+class arena {
+public:
+   //! The alignment of every block unless more is asked for.
+   static constexpr std::size_t default_alignment = detail::arena_granule;
+   //! Block sizes up to this many bytes (header included) are kept in the slot table when freed.
+   static constexpr std::size_t slot_limit = detail::arena_slot_limit;
+
+   //! Effects: an arena over the `size` bytes at `buffer`, from its first 16-byte-aligned address.
+   //!   The buffer must outlive the arena; the arena writes only inside it.
+   //! Throws: std::invalid_argument if the buffer holds less than 32 bytes from that address (or
+   //!   is null).
+   arena(void *buffer, std::size_t size)
+      : buffer_(static_cast<unsigned char *>(buffer)), buffer_bytes_(size)
+   {
+      const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(buffer);
+      const std::uintptr_t first = detail::align_up(raw, detail::arena_granule);
+      if (buffer == nullptr || first - raw > size || (size - (first - raw)) < detail::arena_min_block)
+         detail::throw_invalid_argument("ba::arena: the buffer must hold at least 32 bytes from its first "
+                                        "16-byte-aligned address");
+      begin_ = reinterpret_cast<unsigned char *>(first);
+      end_ = begin_ + (size - (first - raw)) / detail::arena_granule * detail::arena_granule;
+      bump_ = begin_;
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+   }
+
+   arena(const arena &) = delete;
+   arena &operator=(const arena &) = delete;
+
+   //! Effects: gives the buffer back to the caller (addressable again under ASan). In checked
+   //!   builds an arena destroyed with live blocks (not released) reports them through the
+   //!   diagnostic handler: the containers over it would be left pointing into a dead arena.
+   ~arena()
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
+   }
+
+   //! Returns: a block of at least `size` bytes aligned to max(alignment, 16).
+   //! Throws: std::invalid_argument if alignment is not a power of two; std::bad_alloc if the
+   //!   arena has no room (it is then unchanged).
+   //! Complexity: constant, except a request that falls to the tree (log of its size) or finds
+   //!   neither its slot, nor the tree, nor bump room (a scan of the larger slots).
+   [[nodiscard]] void *allocate(std::size_t size, std::size_t alignment = default_alignment)
+   {
+      if (!detail::is_power_of_two(alignment))
+         detail::throw_invalid_argument("ba::arena::allocate: the alignment must be a power of two");
+      void *p = try_allocate(size, alignment);
+      if (p == nullptr) detail::throw_bad_alloc();
+      return p;
+   }
+
+   //! Returns: as allocate, or null where allocate throws.
+   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate(std::size_t size,
+                                                                 std::size_t alignment = default_alignment) noexcept
+   {
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      unsigned char *start = take_block(need);
+      if (start == nullptr) return nullptr;
+      return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
+   }
+
+   //! Effects: frees block p of this arena (null: nothing): back to the bump pointer if it ends
+   //!   there, else into its slot list or the tree.
+   //! Checked builds: a pointer this arena did not give out, or one freed already, stops the
+   //!   program through the diagnostic handler ("ba::arena::deallocate: ...").
+   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
+   {
+      if (p == nullptr) return;
+      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      const std::size_t size = h->size;
+      h->state = detail::arena_free;
+      --live_blocks_;
+      bytes_allocated_ -= size;
+      bytes_overhead_ -= detail::arena_header_size + h->lead;
+      give_back(start, size);
+   }
+
+   //! Effects: resizes block p (null: allocate(size)) to at least `size` bytes, keeping its
+   //!   alignment and its first min(old, new) bytes. In place when the block ends at the bump
+   //!   pointer and there is room, or when the block bytes needed do not grow; otherwise a new
+   //!   block, a copy and a free.
+   //! Returns: the block (p itself when in place).
+   //! Throws: std::bad_alloc without room (block p is then unchanged and still owned by the caller).
+   [[nodiscard]] void *reallocate(void *p, std::size_t size)
+   {
+      void *r = try_reallocate(p, size);
+      if (r == nullptr) detail::throw_bad_alloc();
+      return r;
+   }
+
+   //! Returns: as reallocate, or null where reallocate throws (p is then still valid).
+   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_reallocate(void *p, std::size_t size) noexcept
+   {
+      if (p == nullptr) return try_allocate(size);
+      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
+      const std::size_t alignment = std::size_t(1) << h->align_log2;
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      if (resize_in_place(h, size)) return p;
+      void *q = try_allocate(size, alignment);
+      if (q == nullptr) return nullptr;
+      const std::size_t old_bytes = capacity(p);
+      std::memcpy(q, p, old_bytes < size ? old_bytes : size);
+      deallocate(p);
+      return q;
+   }
+
+   //! Returns: the bytes block p can hold (at least what was asked for it).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t capacity(const void *p) const noexcept
+   {
+      const detail::arena_header *h = header_of(p);
+      return h->size - h->lead - detail::arena_header_size;
+   }
+
+   //! Returns: whether p points into the part of the buffer the arena has handed out.
+   bool owns(const void *p) const noexcept
+   {
+      const unsigned char *c = static_cast<const unsigned char *>(p);
+      return c >= begin_ + detail::arena_header_size && c < bump_;
+   }
+
+   //! Effects: forgets every block, live or free: the whole buffer is bump room again. The blocks
+   //!   handed out must not be used afterwards (ASan reports it).
+   void release() noexcept
+   {
+      for (std::size_t &s : slot_heads_) s = 0;
+      for (std::size_t &c : slot_counts_) c = 0;
+      tree_.clear();
+      bump_ = begin_;
+      live_blocks_ = bytes_allocated_ = bytes_overhead_ = free_bytes_ = 0;
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+   }
+
+   //! Returns: the free blocks of `block_bytes` bytes (a multiple of 16, header included, at most
+   //!   slot_limit) in the slot table; 0 for other sizes.
+   std::size_t free_blocks_of_size(std::size_t block_bytes) const noexcept
+   {
+      if (block_bytes % detail::arena_granule != 0 || block_bytes > slot_limit) return 0;
+      return slot_counts_[block_bytes / detail::arena_granule];
+   }
+
+   //! Returns: the arena's metrics. Complexity: a scan of the slot table (1025 entries).
+   arena_statistics statistics() const noexcept
+   {
+      arena_statistics s;
+      s.buffer_size = static_cast<std::size_t>(end_ - begin_);
+      s.bytes_allocated = bytes_allocated_;
+      s.bytes_available = free_bytes_ + bump_room();
+      s.bytes_overhead = bytes_overhead_;
+      s.live_blocks = live_blocks_;
+      s.free_blocks_in_tree = tree_.size();
+      std::size_t largest = bump_room();
+      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
+         s.free_blocks_in_slots += slot_counts_[i];
+         if (slot_counts_[i] != 0 && i * detail::arena_granule > largest) largest = i * detail::arena_granule;
+      }
+      if (!tree_.empty() && tree_.rbegin()->header.size > largest) largest = tree_.rbegin()->header.size;
+      s.largest_free_block = largest < detail::arena_min_block ? 0 : largest - detail::arena_header_size;
+      return s;
+   }
+
+   //! Returns: whether the arena's blocks are consistent: a walk from the buffer's start to the
+   //!   bump pointer steps exactly onto it, finds live blocks and free blocks as counted, and every
+   //!   free block is in its slot list or the tree. For tests. Complexity: linear in the blocks.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool verify() const noexcept
+   {
+      std::size_t live = 0, free_bytes = 0, allocated = 0;
+      for (const unsigned char *b = begin_; b != bump_;) {
+         const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+         if (h->size < detail::arena_min_block || h->size % detail::arena_granule != 0 ||
+             h->size > static_cast<std::size_t>(bump_ - b))
+            return false;
+         if (h->state == detail::arena_live) {
+            ++live;
+            allocated += h->size;
+         } else if (h->state == detail::arena_free) {
+            free_bytes += h->size;
+         } else {
+            return false;
+         }
+         b += h->size;
+      }
+      std::size_t listed = 0;
+      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
+         std::size_t n = 0;
+         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr; b = b->next) {
+            if (b->header.state != detail::arena_free || b->header.size != i * detail::arena_granule) return false;
+            ++n;
+            listed += b->header.size;
+         }
+         if (n != slot_counts_[i]) return false;
+      }
+      for (const detail::arena_tree_block &t : tree_) {
+         if (t.header.state != detail::arena_free || t.header.size <= slot_limit) return false;
+         listed += t.header.size;
+      }
+      return live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
+   }
+
+private:
+   // The block bytes for `size` user bytes at `alignment`: header, worst-case lead, rounding.
+   // False for a non-power-of-two alignment or a size no buffer could hold.
+   static bool block_bytes_for(std::size_t size, std::size_t alignment, std::size_t &need) noexcept
+   {
+      if (!detail::is_power_of_two(alignment)) return false;
+      if (alignment < default_alignment) alignment = default_alignment;
+      const std::size_t extra = detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule;
+      if (size > static_cast<std::size_t>(-1) - extra || alignment > (std::size_t(1) << 30)) return false;
+      need = (size + detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule - 1) /
+             detail::arena_granule * detail::arena_granule;
+      if (need < detail::arena_min_block) need = detail::arena_min_block;
+      return true;
+   }
+
+   std::size_t bump_room() const noexcept { return static_cast<std::size_t>(end_ - bump_); }
+
+   detail::arena_slot_block *slot_head(std::size_t index) const noexcept
+   {
+      return reinterpret_cast<detail::arena_slot_block *>(slot_heads_[index]);
+   }
+
+   // A free block of exactly `need` bytes (split from a larger one if need be), or null.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_block(std::size_t need) noexcept
+   {
+      if (need <= slot_limit) {
+         if (unsigned char *b = pop_slot(need / detail::arena_granule)) return b;
+         if (unsigned char *b = take_from_bump(need)) return b;
+         if (unsigned char *b = take_from_tree(need)) return b;
+         return take_from_larger_slot(need);
+      }
+      if (unsigned char *b = take_from_tree(need)) return b;
+      return take_from_bump(need);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_bump(std::size_t need) noexcept
+   {
+      if (need > bump_room()) return nullptr;
+      unsigned char *b = bump_;
+      bump_ += need;
+      reinterpret_cast<detail::arena_header *>(b)->size = need;
+      return b;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *pop_slot(std::size_t index) noexcept
+   {
+      if (slot_heads_[index] == 0) return nullptr;
+      detail::arena_slot_block *b = slot_head(index);
+      slot_heads_[index] = reinterpret_cast<std::size_t>(b->next);
+      --slot_counts_[index];
+      free_bytes_ -= b->header.size;
+      return reinterpret_cast<unsigned char *>(b);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_tree(std::size_t need) noexcept
+   {
+      auto it = tree_.lower_bound(need, detail::arena_block_size_less());
+      if (it == tree_.end()) return nullptr;
+      detail::arena_tree_block &t = *it;
+      tree_.erase(it);
+      free_bytes_ -= t.header.size;
+      return split(reinterpret_cast<unsigned char *>(&t), t.header.size, need);
+   }
+
+   // The last resort for a small request: the smallest larger slot class with a block.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_larger_slot(std::size_t need) noexcept
+   {
+      for (std::size_t i = need / detail::arena_granule + 1; i != detail::arena_slot_count; ++i)
+         if (unsigned char *b = pop_slot(i)) return split(b, i * detail::arena_granule, need);
+      return nullptr;
+   }
+
+   // Keeps `need` bytes of the free block b of `size` bytes; the rest goes back to the free stores
+   // when it can hold a block of its own, else stays with b (the caller sees it as capacity).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *split(unsigned char *b, std::size_t size, std::size_t need) noexcept
+   {
+      if (size - need >= detail::arena_min_block) {
+         file_free(b + need, size - need);
+         size = need;
+      }
+      reinterpret_cast<detail::arena_header *>(b)->size = size;
+      return b;
+   }
+
+   // Makes the free block at `start` live for the caller: headers written and hidden, user bytes
+   // addressable.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void *hand_out(unsigned char *start, std::size_t alignment) noexcept
+   {
+      // At least `need`: split() leaves a remainder too small to keep with the block.
+      const std::size_t size = reinterpret_cast<detail::arena_header *>(start)->size;
+      const std::uintptr_t user =
+         detail::align_up(reinterpret_cast<std::uintptr_t>(start) + detail::arena_header_size, alignment);
+      const std::uint32_t lead =
+         static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
+      const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
+                                        detail::arena_live};
+      *reinterpret_cast<detail::arena_header *>(start) = header;
+      *header_of(reinterpret_cast<void *>(user)) = header;
+      ++live_blocks_;
+      bytes_allocated_ += size;
+      bytes_overhead_ += detail::arena_header_size + lead;
+      BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<void *>(user),
+                                     size - lead - detail::arena_header_size);
+      return reinterpret_cast<void *>(user);
+   }
+
+   // The free block at `start`: back to the bump pointer if it ends there, else to a free store.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back(unsigned char *start, std::size_t size) noexcept
+   {
+      if (start + size == bump_) {
+         bump_ = start;
+         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+         return;
+      }
+      file_free(start, size);
+   }
+
+   // Files the free block at `start` in its slot list or the tree, and hides it from the program.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void file_free(unsigned char *start, std::size_t size) noexcept
+   {
+      free_bytes_ += size;
+      const detail::arena_header header{size, 0, 0, detail::arena_free};
+      if (size <= slot_limit) {
+         detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
+         b->header = header;
+         const std::size_t index = size / detail::arena_granule;
+         b->next = reinterpret_cast<detail::arena_slot_block *>(slot_heads_[index]);
+         slot_heads_[index] = reinterpret_cast<std::size_t>(b);
+         ++slot_counts_[index];
+         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+         return;
+      }
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
+      detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
+      t->header = header;
+      tree_.insert(*t);
+      BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
+   }
+
+   // The live block h resized to hold `size` user bytes without moving, if it can be: at the bump
+   // end when there is room, or anywhere when it does not grow (the cut tail freed if worth keeping).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_in_place(detail::arena_header *h, std::size_t size) noexcept
+   {
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      const std::size_t old = h->size;
+      std::size_t need = (size + detail::arena_granule - 1) / detail::arena_granule * detail::arena_granule +
+                         detail::arena_header_size + h->lead;   // the lead is known now: no worst case
+      if (need < detail::arena_min_block) need = detail::arena_min_block;
+      std::size_t kept = old;
+      if (start + old == bump_) {
+         if (need > old && need - old > bump_room()) return false;
+         bump_ = start + need;
+         kept = need;
+         if (need < old) BOOST_ALLOCPLUS_ARENA_POISON(start + need, old - need);
+      } else if (need > old) {
+         return false;
+      } else if (old - need >= detail::arena_min_block) {
+         file_free(start + need, old - need);
+         kept = need;
+      }
+      h->size = kept;
+      reinterpret_cast<detail::arena_header *>(start)->size = kept;
+      bytes_allocated_ = bytes_allocated_ - old + kept;
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<unsigned char *>(h) + detail::arena_header_size,
+                                     kept - h->lead - detail::arena_header_size);
+      return true;
+   }
+
+   static detail::arena_header *header_of(const void *p) noexcept
+   {
+      return reinterpret_cast<detail::arena_header *>(const_cast<unsigned char *>(static_cast<const unsigned char *>(p)) -
+                                                      detail::arena_header_size);
+   }
+
+   // The header of live block p; in checked builds p is first checked to be one.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(owns(p) && a % detail::arena_granule == 0, what, p);
+      const detail::arena_header *h = header_of(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->lead <= a - reinterpret_cast<std::uintptr_t>(begin_) -
+                                                                                detail::arena_header_size &&
+                                      h->size <= static_cast<std::size_t>(bump_ - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
+                                   what, p);
+#else
+      (void)what;
+#endif
+      return header_of(p);
+   }
+
+   const char *live_blocks_message() const noexcept
+   {
+      static thread_local char text[128];
+      std::snprintf(text, sizeof text, "ba::arena: destroyed with %zu live blocks (%zu bytes)", live_blocks_,
+                    bytes_allocated_);
+      return text;
+   }
+
+   unsigned char *buffer_;
+   std::size_t buffer_bytes_;
+   unsigned char *begin_;
+   unsigned char *end_;
+   unsigned char *bump_;
+   std::size_t live_blocks_ = 0;
+   std::size_t bytes_allocated_ = 0;
+   std::size_t bytes_overhead_ = 0;
+   std::size_t free_bytes_ = 0;
+   detail::arena_tree tree_;
+   std::size_t slot_heads_[detail::arena_slot_count] = {};    // slot lists' first blocks (addresses)
+   std::size_t slot_counts_[detail::arena_slot_count] = {};
+};
+
+}} // namespace boost::allocplus
+
+#endif // BOOST_ALLOCPLUS_ARENA_HPP

@@ -1,0 +1,106 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP
+#define BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP
+
+// The layout of a block inside a ba::arena, and the two free stores built in freed memory: the
+// slot lists (one per 16-byte size class) and the tree of larger blocks. The arena owns no memory
+// of its own for them: a free block is its own list or tree node.
+//
+//   block start                           user pointer (aligned as asked)
+//   | header (16) | lead padding ... | header (16) | user bytes ...        | next block
+//
+// The header at the block's start lets a walk step from block to block; the one just before the
+// user pointer lets deallocate find the start. Without lead padding (16-byte alignment) they are
+// the same header.
+
+#include <boost/allocplus/core/dlmalloc.h>   // BOOST_ALLOCPLUS_CORE_ASAN
+
+#include <boost/intrusive/set.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#  define BOOST_ALLOCPLUS_ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#  define BOOST_ALLOCPLUS_ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#  define BOOST_ALLOCPLUS_ARENA_POISON(p, n) ((void)(p), (void)(n))
+#  define BOOST_ALLOCPLUS_ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace boost { namespace allocplus { namespace detail {
+
+inline constexpr std::size_t arena_granule = 16;            // block sizes and addresses are multiples
+inline constexpr std::size_t arena_header_size = 16;
+inline constexpr std::size_t arena_min_block = 32;          // a header and a free list's link
+inline constexpr std::size_t arena_slot_limit = 16 * 1024;  // larger free blocks go to the tree
+inline constexpr std::size_t arena_slot_count = arena_slot_limit / arena_granule + 1;   // index: size / 16
+
+// Distinct, unlikely values, so that a checked build tells a live block from a freed one and
+// from bytes that were never a header.
+inline constexpr std::uint16_t arena_live = 0xA11Cu;
+inline constexpr std::uint16_t arena_free = 0xF4EEu;
+
+struct arena_header {
+   std::size_t size;          // bytes of the whole block: headers, lead and user bytes
+   std::uint32_t lead;        // bytes from the block's start to the header before the user pointer
+   std::uint16_t align_log2;  // the alignment asked for, kept so a move keeps it
+   std::uint16_t state;       // arena_live or arena_free
+};
+static_assert(sizeof(arena_header) == arena_header_size, "a header is one granule");
+
+// A free block in a slot list: its header, then the link (the rest of the block is unused).
+struct arena_slot_block {
+   arena_header header;
+   arena_slot_block *next;
+};
+
+// A free block in the tree: its header, then the tree's hook. Same-size blocks sit side by side in
+// the multiset, so a lookup finds the first of them.
+struct arena_tree_block {
+   arena_header header;
+   boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>,
+                                     boost::intrusive::link_mode<boost::intrusive::normal_link>>
+      hook;
+};
+
+// Bytes of a tree block that stay addressable under ASan while it is free: the tree's code
+// (instrumented) reads and writes the hooks of other nodes when it rebalances.
+inline constexpr std::size_t arena_tree_node_bytes =
+   (sizeof(arena_tree_block) + arena_granule - 1) / arena_granule * arena_granule;
+
+struct arena_block_size_less {
+   bool operator()(const arena_tree_block &a, const arena_tree_block &b) const noexcept
+   {
+      return a.header.size < b.header.size;
+   }
+   bool operator()(const arena_tree_block &a, std::size_t b) const noexcept { return a.header.size < b; }
+   bool operator()(std::size_t a, const arena_tree_block &b) const noexcept { return a < b.header.size; }
+};
+
+using arena_tree =
+   boost::intrusive::multiset<arena_tree_block,
+                              boost::intrusive::member_hook<arena_tree_block, decltype(arena_tree_block::hook),
+                                                            &arena_tree_block::hook>,
+                              boost::intrusive::compare<arena_block_size_less>,
+                              boost::intrusive::constant_time_size<true>>;
+
+inline constexpr bool is_power_of_two(std::size_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
+
+inline std::uintptr_t align_up(std::uintptr_t x, std::size_t a) noexcept
+{
+   return (x + (a - 1)) & ~static_cast<std::uintptr_t>(a - 1);
+}
+
+inline unsigned log2_of_power_of_two(std::size_t x) noexcept
+{
+   unsigned n = 0;
+   while (x >>= 1) ++n;
+   return n;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP

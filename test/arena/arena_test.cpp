@@ -1,0 +1,391 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// ba::arena and ba::arena_allocator: a random differential test against a model (bytes intact, no
+// overlap, inside the buffer, the arena's own walk consistent after every step), alignment, reuse
+// through the slot table and the tree, splits, the bump pointer's give-back, reallocate in place,
+// exhaustion, std and ba containers, and the misuse reports (checked builds, ASan).
+
+#define BOOST_TEST_MODULE allocplus arena
+#include <boost/test/unit_test.hpp>
+
+#include <boost/allocplus/arena.hpp>
+#include <boost/allocplus/arena_allocator.hpp>
+#include <boost/allocplus/list.hpp>
+#include <boost/allocplus/vector.hpp>
+
+#include "support/usage_reports.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ba = boost::allocplus;
+
+namespace {
+
+bool aligned(const void *p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
+
+struct live_block {
+   unsigned char *p;
+   std::size_t size;
+   unsigned char fill;
+};
+
+void fill(const live_block &b) { std::memset(b.p, b.fill, b.size); }
+
+bool intact(const live_block &b)
+{
+   return std::all_of(b.p, b.p + b.size, [&](unsigned char c) { return c == b.fill; });
+}
+
+alignas(64) unsigned char big_buffer[1 << 20];
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
+{
+   ba::arena a(big_buffer, sizeof big_buffer);
+   std::mt19937 rng(22);
+   std::vector<live_block> live;
+   const std::size_t sizes[] = {1, 8, 16, 24, 100, 500, 4000, 16000, 20000, 70000};
+   unsigned char next_fill = 1;
+   for (int step = 0; step < 20000; ++step) {
+      const unsigned op = rng() % 10;
+      if (op < 5 || live.empty()) {
+         const std::size_t size = sizes[rng() % 10] + rng() % 64;
+         const std::size_t alignment = std::size_t(16) << (rng() % 4 == 0 ? rng() % 4 : 0);
+         unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));
+         if (p == nullptr) {
+            BOOST_TEST(a.statistics().largest_free_block < size + alignment);
+            continue;
+         }
+         BOOST_TEST(aligned(p, alignment));
+         BOOST_TEST(a.capacity(p) >= size);
+         live.push_back({p, size, next_fill++});
+         fill(live.back());
+      } else if (op < 8) {
+         const std::size_t i = rng() % live.size();
+         BOOST_TEST(intact(live[i]));
+         a.deallocate(live[i].p);
+         live[i] = live.back();
+         live.pop_back();
+      } else {
+         const std::size_t i = rng() % live.size();
+         const std::size_t size = sizes[rng() % 10] + rng() % 64;
+         unsigned char *q = static_cast<unsigned char *>(a.try_reallocate(live[i].p, size));
+         if (q == nullptr) {
+            BOOST_TEST(intact(live[i]));
+            continue;
+         }
+         live_block moved{q, std::min(size, live[i].size), live[i].fill};
+         BOOST_TEST(intact(moved));
+         live[i] = {q, size, next_fill++};
+         fill(live[i]);
+      }
+      BOOST_TEST_REQUIRE(a.verify());
+      if (step % 500 == 0) {
+         std::vector<live_block> sorted = live;
+         std::sort(sorted.begin(), sorted.end(), [](const live_block &x, const live_block &y) { return x.p < y.p; });
+         for (std::size_t k = 0; k != sorted.size(); ++k) {
+            BOOST_TEST(intact(sorted[k]));
+            BOOST_TEST(sorted[k].p >= big_buffer);
+            BOOST_TEST(sorted[k].p + sorted[k].size <= big_buffer + sizeof big_buffer);
+            if (k + 1 != sorted.size()) BOOST_TEST(sorted[k].p + sorted[k].size <= sorted[k + 1].p);
+         }
+         BOOST_TEST(a.statistics().live_blocks == live.size());
+      }
+   }
+   for (const live_block &b : live) {
+      BOOST_TEST(intact(b));
+      a.deallocate(b.p);
+   }
+   BOOST_TEST(a.verify());
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.bytes_allocated == 0u);
+   BOOST_TEST(s.bytes_available == s.buffer_size);
+}
+
+BOOST_AUTO_TEST_CASE(alignment_is_honoured_and_a_bad_one_refused)
+{
+   alignas(16) unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   for (std::size_t al = 1; al <= 4096; al *= 2) {
+      void *p = a.allocate(24, al);
+      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)));
+      std::memset(p, 0x5a, 24);
+   }
+   BOOST_CHECK_THROW((void)a.allocate(16, 48), std::invalid_argument);
+   BOOST_TEST(a.try_allocate(16, 48) == nullptr);
+   BOOST_TEST(a.try_allocate(16, 0) == nullptr);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_freed_small_block_is_reused_from_its_slot)
+{
+   alignas(16) unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   void *x = a.allocate(100);
+   void *keep = a.allocate(16);   // so x does not end at the bump pointer
+   a.deallocate(x);
+   BOOST_TEST(a.free_blocks_of_size(128) == 1u);   // 100 + header, rounded to 16
+   BOOST_TEST(a.allocate(110) == x);                // same class
+   BOOST_TEST(a.free_blocks_of_size(128) == 0u);
+   a.deallocate(x);
+   a.deallocate(keep);
+}
+
+BOOST_AUTO_TEST_CASE(a_large_free_block_is_found_in_the_tree_and_split)
+{
+   static unsigned char buffer[256 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *x = static_cast<unsigned char *>(a.allocate(100000));
+   void *keep = a.allocate(16);
+   a.deallocate(x);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   // Lower bound: a smaller request takes the front of the block, the rest stays free.
+   unsigned char *y = static_cast<unsigned char *>(a.allocate(40000));
+   BOOST_TEST(y == x);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);   // the remainder, about 60000 bytes
+   unsigned char *z = static_cast<unsigned char *>(a.allocate(50000));
+   BOOST_TEST(z > y);
+   BOOST_TEST(z < x + 100000);
+   BOOST_TEST(a.verify());
+   // A remainder too small to keep stays with the block.
+   a.deallocate(z);
+   const std::size_t tree_block = a.capacity(y) + 16;   // y's block, before z's
+   (void)tree_block;
+   unsigned char *w = static_cast<unsigned char *>(a.allocate(a.statistics().largest_free_block - 8));
+   BOOST_TEST(a.verify());
+   a.deallocate(w);
+   a.deallocate(y);
+   a.deallocate(keep);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(a_block_at_the_bump_end_goes_back_to_it)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   const std::size_t room = a.statistics().bytes_available;
+   void *x = a.allocate(1000);
+   BOOST_TEST(a.statistics().bytes_available < room);
+   a.deallocate(x);
+   BOOST_TEST(a.statistics().bytes_available == room);
+   BOOST_TEST(a.statistics().free_blocks_in_slots == 0u);   // not filed: the bump pointer took it
+   BOOST_TEST(a.allocate(1000) == x);
+   a.deallocate(x);
+}
+
+BOOST_AUTO_TEST_CASE(reallocate_stays_in_place_at_the_bump_end_and_within_a_class)
+{
+   static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *p = static_cast<unsigned char *>(a.allocate(100));
+   std::memset(p, 7, 100);
+   unsigned char *q = static_cast<unsigned char *>(a.reallocate(p, 30000));   // grows at the bump end
+   BOOST_TEST(q == p);
+   BOOST_TEST(std::count(q, q + 100, 7) == 100);
+   q = static_cast<unsigned char *>(a.reallocate(q, 50));                     // shrinks there
+   BOOST_TEST(q == p);
+   void *blocker = a.allocate(16);
+   BOOST_TEST(a.reallocate(q, 60) == p);   // same class (80 bytes): same pointer away from the end
+   std::memset(p, 9, 60);
+   unsigned char *r = static_cast<unsigned char *>(a.reallocate(p, 500));   // grows: moves
+   BOOST_TEST(r != p);
+   BOOST_TEST(std::count(r, r + 60, 9) == 60);
+   BOOST_TEST(a.verify());
+   a.deallocate(r);
+   a.deallocate(blocker);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(exhaustion_returns_null_throws_and_leaves_containers_as_they_were)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   BOOST_TEST(a.try_allocate(5000) == nullptr);
+   BOOST_CHECK_THROW((void)a.allocate(5000), std::bad_alloc);
+   BOOST_TEST(a.try_allocate(static_cast<std::size_t>(-1)) == nullptr);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   {
+      std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
+      for (int i = 0; i < 200; ++i) v.push_back(i);
+      bool threw = false;
+      try {
+         for (;;) v.push_back(1);
+      } catch (const std::bad_alloc &) {
+         threw = true;
+      }
+      BOOST_TEST(threw);
+      for (int i = 0; i < 200; ++i) BOOST_TEST(v[static_cast<std::size_t>(i)] == i);
+      BOOST_TEST(a.verify());
+   }
+   BOOST_CHECK_THROW((void)ba::arena_allocator<int>(a).allocate(static_cast<std::size_t>(-1) / 2),
+                     std::bad_array_new_length);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_buffer_too_small_is_refused)
+{
+   alignas(16) unsigned char buffer[64];
+   BOOST_CHECK_THROW(ba::arena(buffer + 1, 40), std::invalid_argument);   // 25 bytes once aligned
+   BOOST_CHECK_THROW(ba::arena(nullptr, 4096), std::invalid_argument);
+   ba::arena a(buffer + 1, 63);   // misaligned: used from its first 16-byte boundary
+   BOOST_TEST(a.statistics().buffer_size == 48u);
+   void *p = a.allocate(16);
+   BOOST_TEST(aligned(p, 16));
+   a.deallocate(p);
+}
+
+BOOST_AUTO_TEST_CASE(allocators_share_their_arena_and_compare_by_it)
+{
+   alignas(16) unsigned char b1[1024], b2[1024];
+   ba::arena a1(b1, sizeof b1), a2(b2, sizeof b2);
+   ba::arena_allocator<int> x(a1), y(a1), z(a2);
+   ba::arena_allocator<double> r(x);
+   BOOST_TEST((x == y));
+   BOOST_TEST((x != z));
+   BOOST_TEST((r == x));
+   BOOST_TEST(&r.resource() == &a1);
+}
+
+BOOST_AUTO_TEST_CASE(std_and_ba_containers_over_an_arena)
+{
+   static unsigned char buffer[8 << 20];
+   ba::arena a(buffer, sizeof buffer);
+   {
+      std::vector<std::int64_t, ba::arena_allocator<std::int64_t>> v{ba::arena_allocator<std::int64_t>(a)};
+      std::deque<std::int64_t, ba::arena_allocator<std::int64_t>> d{ba::arena_allocator<std::int64_t>(a)};
+      std::list<std::int64_t, ba::arena_allocator<std::int64_t>> l{ba::arena_allocator<std::int64_t>(a)};
+      std::map<std::int64_t, std::int64_t, std::less<>, ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>> m{
+         ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>(a)};
+      std::unordered_map<std::int64_t, std::int64_t, std::hash<std::int64_t>, std::equal_to<>,
+                         ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>>
+         u{16, std::hash<std::int64_t>(), std::equal_to<>(), ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>(a)};
+      ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>> bv{ba::arena_allocator<std::int64_t>(a)};
+      ba::list<std::int64_t, ba::arena_allocator<std::int64_t>> bl{ba::arena_allocator<std::int64_t>(a)};
+      using string = std::basic_string<char, std::char_traits<char>, ba::arena_allocator<char>>;
+      std::vector<string, ba::arena_allocator<string>> strings{ba::arena_allocator<string>(a)};
+      for (std::int64_t i = 0; i < 10000; ++i) {
+         v.push_back(i);
+         d.push_back(i);
+         l.push_back(i);
+         m.emplace(i, i);
+         u.emplace(i, i);
+         bv.push_back(i);
+         bl.push_back(i);
+         if (i % 100 == 0) strings.emplace_back(std::size_t(20000 + i), 'x', ba::arena_allocator<char>(a));
+         if (i % 3 == 0) {
+            d.pop_front();
+            l.pop_front();
+            m.erase(i / 2);
+            u.erase(i / 2);
+            bl.pop_front();
+         }
+      }
+      BOOST_TEST(a.verify());
+      BOOST_TEST(v.size() == 10000u);
+      BOOST_TEST(bv.back() == 9999);
+      BOOST_TEST(std::accumulate(v.begin(), v.end(), std::int64_t(0)) == std::int64_t(9999) * 10000 / 2);
+      BOOST_TEST(l.back() == 9999);
+      BOOST_TEST(bl.size() == l.size());
+      BOOST_TEST(m.size() == u.size());
+      BOOST_TEST(strings.size() == 100u);
+      BOOST_TEST(strings[99].size() == 29900u);
+      BOOST_TEST(a.statistics().free_blocks_in_tree + a.statistics().free_blocks_in_slots > 0u);
+   }
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_TEST(a.verify());
+}
+
+// ---- misuse -----------------------------------------------------------------------------------
+
+#if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
+
+BOOST_AUTO_TEST_CASE(a_double_free_is_reported)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(64);
+         void *keep = a.allocate(64);
+         (void)keep;
+         a.deallocate(p);
+         a.deallocate(p);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena",
+      buffer + 16);
+}
+
+BOOST_AUTO_TEST_CASE(a_foreign_pointer_is_reported)
+{
+   static unsigned char buffer[8192];
+   static std::int64_t elsewhere[4];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         (void)a.allocate(64);
+         a.deallocate(&elsewhere[2]);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", &elsewhere[2]);
+}
+
+#endif
+
+#if BOOST_ALLOCPLUS_CHECKED
+
+BOOST_AUTO_TEST_CASE(an_arena_destroyed_with_live_blocks_reports_them)
+{
+   alignas(16) static unsigned char buffer[8192];
+   alignas(ba::arena) static unsigned char storage[sizeof(ba::arena)];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena *a = ::new (static_cast<void *>(storage)) ba::arena(buffer, sizeof buffer);
+         (void)a->allocate(64);    // 80 block bytes
+         (void)a->allocate(100);   // 128
+         a->~arena();
+      },
+      "ba::arena: destroyed with 2 live blocks (208 bytes)", storage);
+}
+
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+
+BOOST_AUTO_TEST_CASE(asan_sees_a_use_after_free_and_an_overflow_into_a_header)
+{
+   static unsigned char buffer[8192];
+   const child_outcome after_free = run_in_child([&] {
+      ba::arena a(buffer, sizeof buffer);
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      (void)a.allocate(64);
+      a.deallocate(p);
+      allocplus_test::use(p[8]);
+   });
+   BOOST_TEST(after_free.exit_code != 0);
+   BOOST_TEST(after_free.err.find("use-after-poison") != std::string::npos);
+   const child_outcome overflow = run_in_child([&] {
+      ba::arena a(buffer, sizeof buffer);
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      (void)a.allocate(64);
+      p[64 + 4] = 1;   // the next block's header
+      a.release();
+   });
+   BOOST_TEST(overflow.exit_code != 0);
+   BOOST_TEST(overflow.err.find("use-after-poison") != std::string::npos);
+}
+
+#endif
