@@ -389,3 +389,64 @@ BOOST_AUTO_TEST_CASE(asan_sees_a_use_after_free_and_an_overflow_into_a_header)
 }
 
 #endif
+
+BOOST_AUTO_TEST_CASE(ba_vector_grows_in_place_at_the_bump_end)
+{
+   static unsigned char buffer[1 << 20];
+   ba::arena a(buffer, sizeof buffer);
+   ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>> v{ba::arena_allocator<std::int64_t>(a)};
+   v.push_back(0);
+   const std::int64_t *first = v.data();
+   for (std::int64_t i = 1; i < 50000; ++i) v.push_back(i);
+   BOOST_TEST(v.data() == first);   // the vector's buffer is the arena's last block: never moved
+   BOOST_TEST(a.statistics().live_blocks == 1u);
+   for (std::int64_t i = 0; i < 50000; ++i) BOOST_TEST_REQUIRE(v[static_cast<std::size_t>(i)] == i);
+   v.resize(10);
+   v.shrink_to_fit();
+   BOOST_TEST(v.data() == first);   // shrunk in place: the bump pointer took the rest back
+   BOOST_TEST(a.statistics().bytes_allocated < 256u);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
+{
+   static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   ba::arena_allocator<int> al(a);
+   std::size_t received = 100;
+   int *reuse = nullptr;
+   int *p = al.allocation_command(ba::allocate_new | ba::zero_memory, 10, received, reuse);
+   BOOST_TEST(received >= 100u);
+   BOOST_TEST(std::count(p, p + received, 0) == static_cast<std::ptrdiff_t>(received));
+   void *blocker = a.allocate(16);
+   // Not at the bump end: no forward growth; with allocate_new a new block.
+   received = 1000;
+   reuse = p;
+   BOOST_TEST(al.allocation_command(ba::expand_fwd | ba::nothrow_allocation, 500, received, reuse) == nullptr);
+   int *q = al.allocation_command(ba::expand_fwd | ba::allocate_new, 500, received, reuse);
+   BOOST_TEST(q != p);
+   BOOST_TEST(reuse == nullptr);
+   al.deallocate(p, 0);
+   // q is at the bump end: it grows there.
+   received = 4000;
+   reuse = q;
+   BOOST_TEST(al.allocation_command(ba::expand_fwd, 2000, received, reuse) == q);
+   BOOST_TEST(received >= 4000u);
+   received = 10;
+   BOOST_TEST(al.allocation_command(ba::shrink_in_place, 100, received, reuse) == q);
+   BOOST_TEST(received >= 10u);
+   BOOST_TEST(received <= 100u);
+   BOOST_CHECK_THROW((void)al.allocation_command(ba::expand_fwd, 1 << 20, received, reuse), std::bad_alloc);
+   al.deallocate(q, 0);
+   a.deallocate(blocker);
+   ba::arena_allocator<int>::multiallocation_chain chain;
+   al.allocate_individual(20, chain);
+   BOOST_TEST(chain.size() == 20u);
+   BOOST_TEST(a.statistics().live_blocks == 20u);
+   al.deallocate_individual(chain);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_CHECK_THROW(al.allocate_many(4000, 10, chain), std::bad_alloc);   // 160 KB: more than the buffer
+   BOOST_TEST(chain.empty());
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_TEST(a.verify());
+}

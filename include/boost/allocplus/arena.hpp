@@ -152,6 +152,18 @@ public:
       return q;
    }
 
+   //! Effects: resizes block p to hold at least `size` bytes without moving it, if it can: at the
+   //!   bump end when there is room, elsewhere when the size needs no more block bytes than p
+   //!   has. Otherwise nothing.
+   //! Returns: whether p was resized (capacity(p) then says to how much).
+   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
+   {
+      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
+      std::size_t need;
+      return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
+   }
+
    //! Returns: the bytes block p can hold (at least what was asked for it).
    BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t capacity(const void *p) const noexcept
    {
