@@ -59,6 +59,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    std::vector<live_block> live;
    const std::size_t sizes[] = {1, 8, 16, 24, 100, 500, 4000, 16000, 20000, 70000};
    unsigned char next_fill = 1;
+   std::size_t most_in_tree = 0, most_in_slots = 0, failures = 0, moved = 0, in_place = 0;
    for (int step = 0; step < 20000; ++step) {
       const unsigned op = rng() % 10;
       if (op < 5 || live.empty()) {
@@ -67,6 +68,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));
          if (p == nullptr) {
             BOOST_TEST(a.statistics().largest_free_block < size + alignment);
+            ++failures;
             continue;
          }
          BOOST_TEST(aligned(p, alignment));
@@ -87,12 +89,15 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
             BOOST_TEST(intact(live[i]));
             continue;
          }
-         live_block moved{q, std::min(size, live[i].size), live[i].fill};
-         BOOST_TEST(intact(moved));
+         ++(q == live[i].p ? in_place : moved);
+         const live_block kept{q, std::min(size, live[i].size), live[i].fill};
+         BOOST_TEST(intact(kept));
          live[i] = {q, size, next_fill++};
          fill(live[i]);
       }
       BOOST_TEST_REQUIRE(a.verify());
+      most_in_tree = std::max(most_in_tree, a.statistics().free_blocks_in_tree);
+      most_in_slots = std::max(most_in_slots, a.statistics().free_blocks_in_slots);
       if (step % 500 == 0) {
          std::vector<live_block> sorted = live;
          std::sort(sorted.begin(), sorted.end(), [](const live_block &x, const live_block &y) { return x.p < y.p; });
@@ -105,6 +110,12 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          BOOST_TEST(a.statistics().live_blocks == live.size());
       }
    }
+   // The run went through every path: both free stores, exhaustion, moves and in-place resizes.
+   BOOST_TEST(most_in_tree > 0u);
+   BOOST_TEST(most_in_slots > 0u);
+   BOOST_TEST(failures > 0u);
+   BOOST_TEST(moved > 0u);
+   BOOST_TEST(in_place > 0u);
    for (const live_block &b : live) {
       BOOST_TEST(intact(b));
       a.deallocate(b.p);
