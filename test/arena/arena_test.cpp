@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <list>
@@ -355,6 +356,139 @@ BOOST_AUTO_TEST_CASE(a_foreign_pointer_is_reported)
 }
 
 #endif
+
+// ---- hardening: forged links and headers in freed memory (every build) -------------------------
+
+namespace {
+
+const char *const overwritten = "ba::arena: a free block is overwritten (a write after free, or an overflow?)";
+
+// Writes `value` at `where` in freed memory, as a write after free would. Not instrumented: under
+// ASan the write itself would be reported, and it is the arena's own check this is about.
+BOOST_ALLOCPLUS_CORE_NO_ASAN void write_after_free(void *where, std::uintptr_t value)
+{
+   *static_cast<volatile std::uintptr_t *>(where) = value;
+}
+
+// Where a write after free lands in a freed block whose user pointer was p: the slot list's link
+// (protected as the arena protects it, so only the arena's checks stand in the way) ...
+void forge_slot_link(void *p, const void *to)
+{
+   write_after_free(p, ba::ba_detail_link_key(p) ^ reinterpret_cast<std::uintptr_t>(to));
+}
+
+// ... and the tree's links: parent, left, right (boost::intrusive's compact red-black node).
+void forge_tree_right_link(void *p, const void *to)
+{
+   write_after_free(static_cast<std::uintptr_t *>(p) + 2, reinterpret_cast<std::uintptr_t>(to));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_stack_address_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char on_the_stack[64];
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);    // blocks of 80 bytes from the buffer's start
+         void *second = a.allocate(64);
+         (void)a.allocate(64);            // keeps them off the bump end
+         a.deallocate(first);
+         a.deallocate(second);            // the list: second, first
+         forge_slot_link(second, on_the_stack + 16);
+         void *p = a.allocate(64);        // second: reads the forged link and stops
+         void *q = a.allocate(64);        // without the check: on_the_stack + 32
+         std::printf("%p %p\n", p, q);
+      },
+      overwritten, buffer + 80);
+}
+
+BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_live_block_is_reported_when_reached)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         void *second = a.allocate(64);
+         void *live = a.allocate(64);     // its block starts at buffer + 160
+         a.deallocate(first);
+         a.deallocate(second);
+         forge_slot_link(second, static_cast<unsigned char *>(live) - 16);
+         void *p = a.allocate(64);        // second
+         void *q = a.allocate(64);        // would be the live block again: its check word stops it
+         std::printf("%p %p\n", p, q);
+      },
+      overwritten, buffer + 160);
+}
+
+BOOST_AUTO_TEST_CASE(a_slot_link_overwritten_with_plain_bytes_is_reported)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(first);
+         write_after_free(first, 0x4141414141414141u);   // not protected: decodes to a wild address
+         void *p = a.allocate(64);
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_tree_link_forged_to_a_stack_address_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char fake_node[64] = {};
+         ba::arena a(buffer, sizeof buffer);
+         void *root = a.allocate(20000);   // a block of 20016 bytes at the buffer's start
+         (void)a.allocate(64);
+         void *other = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(root);
+         a.deallocate(other);              // the tree: root, other on its right
+         forge_tree_right_link(root, fake_node);
+         void *p = a.allocate(20000);      // checks the root's links before it uses the tree
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *big = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(big);
+         write_after_free(buffer, 100000);   // an overrun backwards into the header's size
+         void *p = a.allocate(30000);       // would split a block that is not there
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(p);
+         a.deallocate(p);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 16);
+}
 
 #if BOOST_ALLOCPLUS_CHECKED
 

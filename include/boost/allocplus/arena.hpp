@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 
 // A pointer given to deallocate or reallocate is checked in checked builds, and under ASan (whose
@@ -64,6 +65,7 @@ public:
       begin_ = reinterpret_cast<unsigned char *>(first);
       end_ = begin_ + (size - (first - raw)) / detail::arena_granule * detail::arena_granule;
       bump_ = begin_;
+      key_ = make_key();
       BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
    }
 
@@ -242,15 +244,16 @@ public:
       std::size_t listed = 0;
       for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
          std::size_t n = 0;
-         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr; b = b->next) {
-            if (b->header.state != detail::arena_free || b->header.size != i * detail::arena_granule) return false;
+         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr;
+              b = static_cast<const detail::arena_slot_block *>(ba_detail_link_load(&b->link))) {
+            if (!slot_block_sound(b, i)) return false;
             ++n;
             listed += b->header.size;
          }
          if (n != slot_counts_[i]) return false;
       }
       for (const detail::arena_tree_block &t : tree_) {
-         if (t.header.state != detail::arena_free || t.header.size <= slot_limit) return false;
+         if (!tree_node_sound(tree_value_traits::to_node_ptr(const_cast<detail::arena_tree_block &>(t)))) return false;
          listed += t.header.size;
       }
       return live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
@@ -304,7 +307,10 @@ private:
    {
       if (slot_heads_[index] == 0) return nullptr;
       detail::arena_slot_block *b = slot_head(index);
-      slot_heads_[index] = reinterpret_cast<std::size_t>(b->next);
+      if (BOOST_UNLIKELY(!slot_block_sound(b, index))) report_corrupted(b);
+      void *next = ba_detail_link_load(&b->link);
+      if (BOOST_UNLIKELY(next != nullptr && !block_in_arena(next))) report_corrupted(b);
+      slot_heads_[index] = reinterpret_cast<std::size_t>(next);
       --slot_counts_[index];
       free_bytes_ -= b->header.size;
       return reinterpret_cast<unsigned char *>(b);
@@ -312,10 +318,11 @@ private:
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_tree(std::size_t need) noexcept
    {
-      auto it = tree_.lower_bound(need, detail::arena_block_size_less());
-      if (it == tree_.end()) return nullptr;
-      detail::arena_tree_block &t = *it;
-      tree_.erase(it);
+      const tree_node found = checked_lower_bound(need);
+      if (found == nullptr) return nullptr;
+      check_successor_path(found);
+      detail::arena_tree_block &t = *tree_value_traits::to_value_ptr(found);
+      tree_.erase(tree_.iterator_to(t));
       free_bytes_ -= t.header.size;
       return split(reinterpret_cast<unsigned char *>(&t), t.header.size, need);
    }
@@ -383,7 +390,8 @@ private:
          detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
          b->header = header;
          const std::size_t index = size / detail::arena_granule;
-         b->next = reinterpret_cast<detail::arena_slot_block *>(slot_heads_[index]);
+         ba_detail_link_store(&b->link, slot_head(index));
+         b->check = check_word(b, size);
          slot_heads_[index] = reinterpret_cast<std::size_t>(b);
          ++slot_counts_[index];
          BOOST_ALLOCPLUS_ARENA_POISON(start, size);
@@ -392,6 +400,8 @@ private:
       BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
       t->header = header;
+      t->check = check_word(t, size);
+      check_insert_path(size);
       tree_.insert(*t);
       BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
    }
@@ -425,6 +435,122 @@ private:
       return true;
    }
 
+   // ---- hardening: free blocks are checked before they are handed out, unlinked or rebalanced
+   // around (a forged link or header is reported, never followed; constant work per block, every
+   // build) ----
+
+   using tree_value_traits = detail::arena_tree::value_traits;
+   using tree_node_traits = detail::arena_tree::node_traits;
+   using tree_node = tree_node_traits::node_ptr;
+
+   // The per-arena key of check words: this arena's address, mixed with the process's secret where
+   // the core is header-only (a value written into freed memory cannot be chosen to match it
+   // without reading the process's memory). Taken once: the secret may be made later.
+   std::uintptr_t make_key() const noexcept
+   {
+      std::uintptr_t k = ~reinterpret_cast<std::uintptr_t>(this) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      k ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#endif
+      return k;
+   }
+
+   std::uintptr_t check_word(const void *block, std::size_t size) const noexcept
+   {
+      return reinterpret_cast<std::uintptr_t>(block) ^ (size * static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full)) ^ key_;
+   }
+
+   // Whether `block`, read from freed memory, can be a block start: aligned, in the handed-out part.
+   bool block_in_arena(const void *block) const noexcept
+   {
+      const unsigned char *b = static_cast<const unsigned char *>(block);
+      return ba_detail_link_valid(block, detail::arena_granule - 1) && b >= begin_ && b < bump_;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool slot_block_sound(const detail::arena_slot_block *b, std::size_t index) const noexcept
+   {
+      return b->header.state == detail::arena_free && b->header.size == index * detail::arena_granule &&
+             b->check == check_word(b, b->header.size);
+   }
+
+   static const unsigned char *block_of(tree_node x) noexcept
+   {
+      return reinterpret_cast<const unsigned char *>(tree_value_traits::to_value_ptr(x));
+   }
+   tree_node tree_header() const noexcept { return const_cast<detail::arena_tree &>(tree_).end().pointed_node(); }
+
+   // Whether x, read from a tree link, names a node in the arena (read before anything else of it).
+   bool tree_node_in_arena(tree_node x) const noexcept
+   {
+      const unsigned char *b = block_of(x);
+      return block_in_arena(b) && static_cast<std::size_t>(bump_ - b) > detail::arena_slot_limit;
+   }
+
+   // Whether tree node x is a free block of this arena (check word) linked as glibc checks on
+   // unlink: its parent points back to it, its children's parents are it.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool tree_node_sound(tree_node x) const noexcept
+   {
+      if (!tree_node_in_arena(x)) return false;
+      const detail::arena_tree_block *t = tree_value_traits::to_value_ptr(x);
+      if (t->header.state != detail::arena_free || t->header.size <= slot_limit ||
+          t->header.size > static_cast<std::size_t>(bump_ - block_of(x)) || t->check != check_word(t, t->header.size))
+         return false;
+      const tree_node header = tree_header();
+      const tree_node parent = tree_node_traits::get_parent(x);
+      if (parent == header) {
+         if (tree_node_traits::get_parent(header) != x) return false;
+      } else if (!tree_node_in_arena(parent) ||
+                 (tree_node_traits::get_left(parent) != x && tree_node_traits::get_right(parent) != x)) {
+         return false;
+      }
+      for (const tree_node child : {tree_node_traits::get_left(x), tree_node_traits::get_right(x)})
+         if (child != nullptr && (!tree_node_in_arena(child) || tree_node_traits::get_parent(child) != x)) return false;
+      return true;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_tree_node(tree_node x) const noexcept
+   {
+      if (BOOST_UNLIKELY(!tree_node_sound(x))) report_corrupted(block_of(x));
+   }
+
+   // The tree's lower_bound, every node on the way checked: the nodes an erase rebalances around
+   // are these and their children.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN tree_node checked_lower_bound(std::size_t need) const noexcept
+   {
+      tree_node best = nullptr;
+      for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
+         check_tree_node(x);
+         if (tree_value_traits::to_value_ptr(x)->header.size < need) {
+            x = tree_node_traits::get_right(x);
+         } else {
+            best = x;
+            x = tree_node_traits::get_left(x);
+         }
+      }
+      return best;
+   }
+
+   // An erase of x with two children moves its successor (the leftmost of its right subtree) up.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_successor_path(tree_node x) const noexcept
+   {
+      for (x = tree_node_traits::get_right(x); x != nullptr; x = tree_node_traits::get_left(x)) check_tree_node(x);
+   }
+
+   // The path an insert of a block of `size` bytes takes (the multiset's: after equal sizes).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_insert_path(std::size_t size) const noexcept
+   {
+      for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
+         check_tree_node(x);
+         x = size < tree_value_traits::to_value_ptr(x)->header.size ? tree_node_traits::get_left(x)
+                                                                    : tree_node_traits::get_right(x);
+      }
+   }
+
+   [[noreturn]] static void report_corrupted(const void *block) noexcept
+   {
+      detail::report_usage_error("ba::arena: a free block is overwritten (a write after free, or an overflow?)", block);
+   }
+
    static detail::arena_header *header_of(const void *p) noexcept
    {
       return reinterpret_cast<detail::arena_header *>(const_cast<unsigned char *>(static_cast<const unsigned char *>(p)) -
@@ -443,7 +569,8 @@ private:
                                       h->size <= static_cast<std::size_t>(bump_ - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
                                    what, p);
 #else
-      (void)what;
+      // Constant and in every build: a block freed twice would sit twice in a free list.
+      BOOST_ALLOCPLUS_ARENA_CHECK(header_of(p)->state == detail::arena_live, what, p);
 #endif
       return header_of(p);
    }
@@ -465,6 +592,7 @@ private:
    std::size_t bytes_allocated_ = 0;
    std::size_t bytes_overhead_ = 0;
    std::size_t free_bytes_ = 0;
+   std::uintptr_t key_ = 0;   // of the check words of free blocks (make_key)
    detail::arena_tree tree_;
    std::size_t slot_heads_[detail::arena_slot_count] = {};    // slot lists' first blocks (addresses)
    std::size_t slot_counts_[detail::arena_slot_count] = {};

@@ -13,8 +13,15 @@
 // The header at the block's start lets a walk step from block to block; the one just before the
 // user pointer lets deallocate find the start. Without lead padding (16-byte alignment) they are
 // the same header.
+//
+// Freed memory is what a write after free or an overrun reaches first, so the links kept there are
+// never trusted: a slot list's link is the core's protected link (core/detail/free_list.h), and
+// every free block carries a check word (its address and size mixed with a per-arena key) that a
+// forged block cannot match. The arena checks a block before it hands it out, unlinks it or
+// rebalances around it; a mismatch is reported, never followed.
 
 #include <boost/allocplus/core/dlmalloc.h>   // BOOST_ALLOCPLUS_CORE_ASAN
+#include <boost/allocplus/core/detail/free_list.h>
 
 #include <boost/intrusive/set.hpp>
 
@@ -51,11 +58,14 @@ struct arena_header {
 };
 static_assert(sizeof(arena_header) == arena_header_size, "a header is one granule");
 
-// A free block in a slot list: its header, then the link (the rest of the block is unused).
+// A free block in a slot list: its header, the protected link to the next one (ba_detail_link_store)
+// and the check word (the rest of the block is unused).
 struct arena_slot_block {
    arena_header header;
-   arena_slot_block *next;
+   std::uintptr_t link;
+   std::uintptr_t check;
 };
+static_assert(sizeof(arena_slot_block) == arena_min_block, "the smallest block is a slot block");
 
 // A free block in the tree: its header, then the tree's hook. Same-size blocks sit side by side in
 // the multiset, so a lookup finds the first of them.
@@ -64,6 +74,7 @@ struct arena_tree_block {
    boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>,
                                      boost::intrusive::link_mode<boost::intrusive::normal_link>>
       hook;
+   std::uintptr_t check;
 };
 
 // Bytes of a tree block that stay addressable under ASan while it is free: the tree's code
