@@ -67,6 +67,7 @@ public:
       bump_ = begin_;
       key_ = make_key();
       BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+      detail::arena_vg_create(this, begin_, static_cast<std::size_t>(end_ - begin_));
    }
 
    arena(const arena &) = delete;
@@ -79,6 +80,7 @@ public:
    {
       BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
       BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
+      detail::arena_vg_destroy(this, buffer_, buffer_bytes_);
    }
 
    //! Returns: a block of at least `size` bytes aligned to max(alignment, 16).
@@ -117,6 +119,7 @@ public:
       detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       const std::size_t size = h->size;
+      detail::arena_vg_take_back(p);
       h->state = detail::arena_free;
       --live_blocks_;
       bytes_allocated_ -= size;
@@ -182,8 +185,15 @@ public:
 
    //! Effects: forgets every block, live or free: the whole buffer is bump room again. The blocks
    //!   handed out must not be used afterwards (ASan reports it).
-   void release() noexcept
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void release() noexcept
    {
+#if defined(BA_DETAIL_VALGRIND)
+      for (unsigned char *b = begin_; b != bump_; b += reinterpret_cast<detail::arena_header *>(b)->size) {
+         const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
+         if (h->state == detail::arena_live) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
+      }
+      detail::arena_vg_hide(begin_, static_cast<std::size_t>(end_ - begin_));
+#endif
       for (std::size_t &s : slot_heads_) s = 0;
       for (std::size_t &c : slot_counts_) c = 0;
       tree_.clear();
@@ -299,6 +309,7 @@ private:
       if (need > bump_room()) return nullptr;
       unsigned char *b = bump_;
       bump_ += need;
+      detail::arena_vg_expose(b, detail::arena_header_size);
       reinterpret_cast<detail::arena_header *>(b)->size = need;
       return b;
    }
@@ -359,6 +370,7 @@ private:
          static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
       const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
                                         detail::arena_live};
+      detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
       ++live_blocks_;
@@ -367,6 +379,7 @@ private:
       BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));
       BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<void *>(user),
                                      size - lead - detail::arena_header_size);
+      detail::arena_vg_hand_out(reinterpret_cast<void *>(user), size - lead - detail::arena_header_size);
       return reinterpret_cast<void *>(user);
    }
 
@@ -376,6 +389,7 @@ private:
       if (start + size == bump_) {
          bump_ = start;
          BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+         detail::arena_vg_hide(start, size);
          return;
       }
       file_free(start, size);
@@ -388,6 +402,7 @@ private:
       const detail::arena_header header{size, 0, 0, detail::arena_free};
       if (size <= slot_limit) {
          detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
+         detail::arena_vg_expose(b, sizeof *b);
          b->header = header;
          const std::size_t index = size / detail::arena_granule;
          ba_detail_link_store(&b->link, slot_head(index));
@@ -398,6 +413,7 @@ private:
          return;
       }
       BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
+      detail::arena_vg_expose(start, detail::arena_tree_node_bytes);
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
       t->header = header;
       t->check = check_word(t, size);
@@ -415,17 +431,18 @@ private:
       std::size_t need = (size + detail::arena_granule - 1) / detail::arena_granule * detail::arena_granule +
                          detail::arena_header_size + h->lead;   // the lead is known now: no worst case
       if (need < detail::arena_min_block) need = detail::arena_min_block;
-      std::size_t kept = old;
-      if (start + old == bump_) {
-         if (need > old && need - old > bump_room()) return false;
+      const bool at_bump_end = start + old == bump_;
+      if (need > old && (!at_bump_end || need - old > bump_room())) return false;
+      // Elsewhere a cut-off tail is kept with the block unless it can be a free block of its own.
+      const std::size_t kept = at_bump_end || old - need >= detail::arena_min_block ? need : old;
+      void *user = reinterpret_cast<unsigned char *>(h) + detail::arena_header_size;
+      detail::arena_vg_resize(user, old - h->lead - detail::arena_header_size,
+                              kept - h->lead - detail::arena_header_size);
+      if (at_bump_end) {
          bump_ = start + need;
-         kept = need;
          if (need < old) BOOST_ALLOCPLUS_ARENA_POISON(start + need, old - need);
-      } else if (need > old) {
-         return false;
-      } else if (old - need >= detail::arena_min_block) {
+      } else if (kept != old) {
          file_free(start + need, old - need);
-         kept = need;
       }
       h->size = kept;
       reinterpret_cast<detail::arena_header *>(start)->size = kept;

@@ -39,6 +39,73 @@
 
 namespace boost { namespace allocplus { namespace detail {
 
+// Under valgrind (checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) the buffer
+// is a pool's superblock for memcheck and every block handed out a block of its own in it: memcheck
+// reports blocks leaked, and reads and writes of freed blocks and of the room past the bump
+// pointer. The words the arena keeps in its headers and free blocks are made addressable as it
+// writes them (the arena reads them back); elsewhere these do nothing.
+inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_CREATE_MEMPOOL_EXT(pool, 0, 0, VALGRIND_MEMPOOL_METAPOOL);
+   VALGRIND_MEMPOOL_ALLOC(pool, buffer, bytes);
+   VALGRIND_MAKE_MEM_NOACCESS(buffer, bytes);
+#else
+   (void)pool, (void)buffer, (void)bytes;
+#endif
+}
+inline void arena_vg_destroy(const void *pool, void *buffer, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_DESTROY_MEMPOOL(pool);
+   VALGRIND_MAKE_MEM_DEFINED(buffer, bytes);
+#else
+   (void)pool, (void)buffer, (void)bytes;
+#endif
+}
+// The arena's own words at p: addressable from now on.
+inline void arena_vg_expose(void *p, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MAKE_MEM_DEFINED(p, bytes);
+#else
+   (void)p, (void)bytes;
+#endif
+}
+// Bytes nobody may touch (the room past the bump pointer).
+inline void arena_vg_hide(void *p, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MAKE_MEM_NOACCESS(p, bytes);
+#else
+   (void)p, (void)bytes;
+#endif
+}
+inline void arena_vg_hand_out(void *user, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MALLOCLIKE_BLOCK(user, bytes, 0, 0);
+#else
+   (void)user, (void)bytes;
+#endif
+}
+inline void arena_vg_take_back(void *user) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_FREELIKE_BLOCK(user, 0);
+#else
+   (void)user;
+#endif
+}
+inline void arena_vg_resize(void *user, std::size_t old_bytes, std::size_t new_bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   if (old_bytes != new_bytes) VALGRIND_RESIZEINPLACE_BLOCK(user, old_bytes, new_bytes, 0);
+#else
+   (void)user, (void)old_bytes, (void)new_bytes;
+#endif
+}
+
 inline constexpr std::size_t arena_granule = 16;            // block sizes and addresses are multiples
 inline constexpr std::size_t arena_header_size = 16;
 inline constexpr std::size_t arena_min_block = 32;          // a header and a free list's link
