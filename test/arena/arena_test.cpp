@@ -61,6 +61,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    const std::size_t sizes[] = {1, 8, 16, 24, 100, 500, 4000, 16000, 20000, 70000};
    unsigned char next_fill = 1;
    std::size_t most_in_tree = 0, most_in_slots = 0, failures = 0, moved = 0, in_place = 0;
+   std::size_t merged = 0;
    for (int step = 0; step < 20000; ++step) {
       const unsigned op = rng() % 10;
       if (op < 5 || live.empty()) {
@@ -96,6 +97,21 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          live[i] = {q, size, next_fill++};
          fill(live[i]);
       }
+      if (step % 97 == 0) {
+         const ba::arena_statistics before = a.statistics();
+         const ba::arena_defragment_result r = a.defragment();
+         BOOST_TEST_REQUIRE(a.verify());
+         BOOST_TEST(r.free_blocks_after <= r.free_blocks_before);
+         BOOST_TEST(r.largest_free_block_after >= r.largest_free_block_before);
+         BOOST_TEST(a.statistics().bytes_available == before.bytes_available);   // nothing lost
+         BOOST_TEST(a.statistics().live_blocks == before.live_blocks);
+         merged += r.free_blocks_before - r.free_blocks_after;
+         // Every run was merged: a second pass finds nothing to do.
+         const ba::arena_defragment_result again = a.defragment();
+         BOOST_TEST(again.free_blocks_after == again.free_blocks_before);
+         BOOST_TEST(again.bytes_returned_to_bump == 0u);
+         for (const live_block &b : live) BOOST_TEST(intact(b));
+      }
       BOOST_TEST_REQUIRE(a.verify());
       most_in_tree = std::max(most_in_tree, a.statistics().free_blocks_in_tree);
       most_in_slots = std::max(most_in_slots, a.statistics().free_blocks_in_slots);
@@ -117,6 +133,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    BOOST_TEST(failures > 0u);
    BOOST_TEST(moved > 0u);
    BOOST_TEST(in_place > 0u);
+   BOOST_TEST(merged > 0u);
    for (const live_block &b : live) {
       BOOST_TEST(intact(b));
       a.deallocate(b.p);
@@ -125,6 +142,52 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    const ba::arena_statistics s = a.statistics();
    BOOST_TEST(s.bytes_allocated == 0u);
    BOOST_TEST(s.bytes_available == s.buffer_size);
+   // Freed in no particular order, the blocks sit in the free stores; merged, they are one run
+   // ending at the bump pointer: the whole buffer is bump room again.
+   const ba::arena_defragment_result r = a.defragment();
+   BOOST_TEST(r.free_blocks_before > 0u);
+   BOOST_TEST(r.free_blocks_after == 0u);
+   BOOST_TEST(r.bytes_returned_to_bump > 0u);
+   BOOST_TEST(r.largest_free_block_after == s.buffer_size - 16);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(defragment_merges_adjacent_free_blocks_and_gives_the_tail_to_the_bump_pointer)
+{
+   alignas(16) static unsigned char buffer[1 << 16];
+   ba::arena a(buffer, sizeof buffer);
+   void *p[6];
+   for (void *&q : p) q = a.allocate(64);   // blocks of 80 bytes, back to back
+   a.deallocate(p[1]);
+   a.deallocate(p[2]);                      // p[1] and p[2]: two blocks of 80 between live ones
+   a.deallocate(p[4]);                      // p[4], p[5]'s neighbour, and then p[5] at the bump end
+   a.deallocate(p[5]);
+   BOOST_TEST(a.free_blocks_of_size(80) == 3u);
+   const std::size_t available = a.statistics().bytes_available;
+
+   const ba::arena_defragment_result r = a.defragment();
+   BOOST_TEST(r.free_blocks_before == 3u);
+   BOOST_TEST(r.free_blocks_after == 1u);           // p[1] and p[2] as one block of 160
+   BOOST_TEST(r.bytes_returned_to_bump == 80u);     // p[4]: now bump room again
+   BOOST_TEST(a.free_blocks_of_size(80) == 0u);
+   BOOST_TEST(a.free_blocks_of_size(160) == 1u);
+   BOOST_TEST(a.statistics().bytes_available == available);
+   BOOST_TEST(a.verify());
+   void *merged = a.allocate(144);                  // fits only the merged block (or the bump room)
+   BOOST_TEST(merged == p[1]);
+
+   // Runs large enough for the tree merge into the tree.
+   void *big[4];
+   for (void *&q : big) q = a.allocate(10000);
+   (void)a.allocate(64);
+   a.deallocate(big[1]);
+   a.deallocate(big[2]);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 0u);
+   a.defragment();
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   BOOST_TEST(a.allocate(20000) == big[1]);
+   BOOST_TEST(a.verify());
+   a.release();
 }
 
 BOOST_AUTO_TEST_CASE(alignment_is_honoured_and_a_bad_one_refused)
@@ -488,6 +551,21 @@ BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
          a.deallocate(p);
       },
       "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 16);
+}
+
+BOOST_AUTO_TEST_CASE(defragment_reports_a_free_block_overwritten)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(first);
+         write_after_free(buffer, 4096);   // the free block's size: the walk would jump
+         a.defragment();
+      },
+      overwritten, buffer);
 }
 
 #if BOOST_ALLOCPLUS_CHECKED

@@ -3,7 +3,8 @@
 //
 // Run under valgrind, one mode per run; memcheck must see each block of an arena as a block:
 //   clean            containers over the arena, the slot table and the tree, over-aligned blocks,
-//                    in-place and moving reallocation, release(): memcheck must have nothing to say
+//                    in-place and moving reallocation, defragment(), release(): memcheck must have
+//                    nothing to say
 //   leak             a block of 40 bytes (48 usable) is lost and the arena dropped with it (an
 //                    unchecked build, which does not stop on it): memcheck reports it
 //   use_after_free   a write into a freed block: memcheck reports it
@@ -46,7 +47,10 @@ void clean()
    std::memset(grown, 4, 5000);
    void *moved = a.reallocate(again, 30000);   // not at the bump end: moves
    std::memset(moved, 5, 30000);
-   (void)a.allocate(64);
+   void *last = a.allocate(64);
+   a.deallocate(moved);
+   a.defragment();                    // merges the freed blocks, inside the superblock
+   std::memset(last, 7, 64);
    a.release();
    void *fresh = a.allocate(128);
    std::memset(fresh, 6, 128);

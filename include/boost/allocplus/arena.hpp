@@ -40,6 +40,15 @@ struct arena_statistics {
    std::size_t free_blocks_in_tree = 0;  //!< free blocks over 16 KiB
 };
 
+//! What ba::arena::defragment recovered.
+struct arena_defragment_result {
+   std::size_t free_blocks_before = 0;         //!< free blocks in the slot table and the tree before
+   std::size_t free_blocks_after = 0;          //!< and after (adjacent ones merged, the last one gone to the bump pointer)
+   std::size_t bytes_returned_to_bump = 0;     //!< free bytes that ended at the bump pointer, now bump room
+   std::size_t largest_free_block_before = 0;  //!< arena_statistics::largest_free_block before
+   std::size_t largest_free_block_after = 0;   //!< and after
+};
+
 //! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
 //! large free blocks, in-place reallocation at the bump end. Neither copyable nor movable (the
 //! allocators over it hold its address). Not for use from two threads at once.
@@ -200,6 +209,39 @@ public:
       bump_ = begin_;
       live_blocks_ = bytes_allocated_ = bytes_overhead_ = free_bytes_ = 0;
       BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+   }
+
+   //! Effects: merges every run of adjacent free blocks into one block (filed again in its slot
+   //!   list or the tree), and gives a run that ends at the bump pointer back to it. Live blocks do
+   //!   not move. A free block found overwritten stops the program as allocate does.
+   //! Returns: what was recovered.
+   //! Complexity: linear in the blocks, plus the tree's insertions (logarithmic each).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN arena_defragment_result defragment() noexcept
+   {
+      arena_defragment_result r;
+      const arena_statistics before = statistics();
+      r.free_blocks_before = before.free_blocks_in_slots + before.free_blocks_in_tree;
+      r.largest_free_block_before = before.largest_free_block;
+      forget_free_blocks();
+      unsigned char *run = nullptr;   // the first free block of the run being walked, if any
+      for (unsigned char *b = begin_; b != bump_;) {
+         const std::size_t size = checked_walk_step(b);
+         if (reinterpret_cast<detail::arena_header *>(b)->state == detail::arena_free) {
+            if (run == nullptr) run = b;
+         } else if (run != nullptr) {
+            refile(run, static_cast<std::size_t>(b - run));
+            run = nullptr;
+         }
+         b += size;
+      }
+      if (run != nullptr) {
+         r.bytes_returned_to_bump = static_cast<std::size_t>(bump_ - run);
+         give_back(run, r.bytes_returned_to_bump);
+      }
+      const arena_statistics after = statistics();
+      r.free_blocks_after = after.free_blocks_in_slots + after.free_blocks_in_tree;
+      r.largest_free_block_after = after.largest_free_block;
+      return r;
    }
 
    //! Returns: the free blocks of `block_bytes` bytes (a multiple of 16, header included, at most
@@ -420,6 +462,41 @@ private:
       check_insert_path(size);
       tree_.insert(*t);
       BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
+   }
+
+   // Empties the slot table and the tree (the blocks stay where they are, marked free).
+   void forget_free_blocks() noexcept
+   {
+      for (std::size_t &s : slot_heads_) s = 0;
+      for (std::size_t &c : slot_counts_) c = 0;
+      tree_.clear();
+      free_bytes_ = 0;
+   }
+
+   // The size of the block at b, checked before a walk steps over it: a header that cannot be the
+   // arena's, or a free block whose check word does not match, is reported, never followed.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t checked_walk_step(unsigned char *b) const noexcept
+   {
+      const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+      const std::size_t size = h->size;
+      bool sound = size >= detail::arena_min_block && size % detail::arena_granule == 0 &&
+                   size <= static_cast<std::size_t>(bump_ - b);
+      if (sound && h->state == detail::arena_free) {
+         const std::uintptr_t check = size <= slot_limit ? reinterpret_cast<const detail::arena_slot_block *>(b)->check
+                                                         : reinterpret_cast<const detail::arena_tree_block *>(b)->check;
+         sound = check == check_word(b, size);
+      } else if (h->state != detail::arena_live) {
+         sound = false;
+      }
+      if (BOOST_UNLIKELY(!sound)) report_corrupted(b);
+      return size;
+   }
+
+   // The run of free blocks at `start` (`size` bytes) filed again as one block.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void refile(unsigned char *start, std::size_t size) noexcept
+   {
+      detail::arena_vg_hide(start, size);   // the old blocks' links inside the run are nobody's now
+      file_free(start, size);
    }
 
    // The live block h resized to hold `size` user bytes without moving, if it can be: at the bump

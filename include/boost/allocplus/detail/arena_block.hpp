@@ -44,7 +44,7 @@ namespace boost { namespace allocplus { namespace detail {
 // reports blocks leaked, and reads and writes of freed blocks and of the room past the bump
 // pointer. The words the arena keeps in its headers and free blocks are made addressable as it
 // writes them (the arena reads them back); elsewhere these do nothing.
-inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_CREATE_MEMPOOL_EXT(pool, 0, 0, VALGRIND_MEMPOOL_METAPOOL);
@@ -54,7 +54,7 @@ inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) n
    (void)pool, (void)buffer, (void)bytes;
 #endif
 }
-inline void arena_vg_destroy(const void *pool, void *buffer, std::size_t bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_destroy(const void *pool, void *buffer, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_DESTROY_MEMPOOL(pool);
@@ -64,7 +64,7 @@ inline void arena_vg_destroy(const void *pool, void *buffer, std::size_t bytes) 
 #endif
 }
 // The arena's own words at p: addressable from now on.
-inline void arena_vg_expose(void *p, std::size_t bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_expose(void *p, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_MAKE_MEM_DEFINED(p, bytes);
@@ -73,7 +73,7 @@ inline void arena_vg_expose(void *p, std::size_t bytes) noexcept
 #endif
 }
 // Bytes nobody may touch (the room past the bump pointer).
-inline void arena_vg_hide(void *p, std::size_t bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_hide(void *p, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_MAKE_MEM_NOACCESS(p, bytes);
@@ -81,7 +81,7 @@ inline void arena_vg_hide(void *p, std::size_t bytes) noexcept
    (void)p, (void)bytes;
 #endif
 }
-inline void arena_vg_hand_out(void *user, std::size_t bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_hand_out(void *user, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_MALLOCLIKE_BLOCK(user, bytes, 0, 0);
@@ -89,7 +89,7 @@ inline void arena_vg_hand_out(void *user, std::size_t bytes) noexcept
    (void)user, (void)bytes;
 #endif
 }
-inline void arena_vg_take_back(void *user) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_take_back(void *user) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_FREELIKE_BLOCK(user, 0);
@@ -97,7 +97,7 @@ inline void arena_vg_take_back(void *user) noexcept
    (void)user;
 #endif
 }
-inline void arena_vg_resize(void *user, std::size_t old_bytes, std::size_t new_bytes) noexcept
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_resize(void *user, std::size_t old_bytes, std::size_t new_bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
    if (old_bytes != new_bytes) VALGRIND_RESIZEINPLACE_BLOCK(user, old_bytes, new_bytes, 0);
