@@ -660,6 +660,22 @@ BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
    BOOST_TEST(received >= 10u);
    BOOST_TEST(received <= 100u);
    BOOST_CHECK_THROW((void)al.allocation_command(ba::expand_fwd, 1 << 20, received, reuse), std::bad_alloc);
+   {
+      // A shrink that would leave more than limit fails without touching the block: the caller
+      // keeps using all of it (the block used to be cut first, its tail then written over).
+      ba::arena_allocator<char> chars(a);
+      for (const bool at_bump_end : {true, false}) {
+         char *c = chars.allocate(64);
+         char *after = at_bump_end ? nullptr : chars.allocate(16);
+         std::size_t want = 17;   // 32 bytes: over the limit of 20
+         char *keep = c;
+         BOOST_TEST(chars.allocation_command(ba::shrink_in_place | ba::nothrow_allocation, 20, want, keep) == nullptr);
+         BOOST_TEST(a.capacity(c) == 64u);
+         BOOST_TEST(a.verify());
+         if (after) chars.deallocate(after, 16);
+         chars.deallocate(c, 64);
+      }
+   }
    al.deallocate(q, 0);
    a.deallocate(blocker);
    ba::arena_allocator<int>::multiallocation_chain chain;

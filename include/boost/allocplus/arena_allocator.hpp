@@ -79,8 +79,11 @@ public:
    {
       const size_type preferred = prefer_in_received_out;
       if (reuse != nullptr && (command & shrink_in_place)) {
-         if (preferred <= limit && arena_->try_resize_in_place(reuse, preferred * sizeof(T)) &&
-             size(reuse) <= limit) {
+         // A shrink that succeeds leaves the block holding what fits in preferred's bytes rounded up
+         // to the arena's granule (16 at least): when that is over limit the block must not be
+         // touched at all, since the caller then keeps using its old size.
+         if (preferred <= limit && shrunk_capacity(preferred) <= limit &&
+             arena_->try_resize_in_place(reuse, preferred * sizeof(T)) && size(reuse) <= limit) {
             prefer_in_received_out = size(reuse);
             return reuse;
          }
@@ -107,6 +110,15 @@ public:
       }
       if (command & nothrow_allocation) return nullptr;
       detail::throw_bad_alloc();
+   }
+
+   // The objects a block shrunk in place to hold n objects holds (arena::resize_in_place).
+   static size_type shrunk_capacity(size_type n) noexcept
+   {
+      const std::size_t granule = detail::arena_granule;
+      std::size_t bytes = (n * sizeof(T) + granule - 1) / granule * granule;
+      if (bytes < detail::arena_min_block - detail::arena_header_size) bytes = detail::arena_min_block - detail::arena_header_size;
+      return bytes / sizeof(T);
    }
 
    //! Returns: the objects block p (from this allocator's arena) can hold.
