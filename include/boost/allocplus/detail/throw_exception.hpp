@@ -80,6 +80,18 @@ public:
 #endif
 }
 
+//! A caller's argument no operation could honour (a non-power-of-two alignment, a buffer too
+//! small to hold anything): `what` names the allocator, the call and the rule.
+[[noreturn]] BOOST_NOINLINE BOOST_ALLOCPLUS_COLD inline void throw_invalid_argument(const char *what)
+{
+#if defined(BOOST_NO_EXCEPTIONS)
+   (void)what;
+   std::abort();
+#else
+   throw std::invalid_argument(what);
+#endif
+}
+
 }}} // namespace boost::allocplus::detail
 
 #endif // BOOST_ALLOCPLUS_DETAIL_THROW_EXCEPTION_HPP

@@ -1,0 +1,697 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_ARENA_HPP
+#define BOOST_ALLOCPLUS_ARENA_HPP
+
+// ba::arena: allocation with real frees inside memory the caller owns (a stack array, static
+// storage, an mmap). New blocks come off a bump pointer; a freed block goes to a free list of its
+// 16-byte size class (up to 16 KiB) or, if larger, to a red-black tree keyed by size, both built
+// in the freed memory itself; a freed block that ends at the bump pointer moves the pointer back.
+//
+// One arena is not for use from two threads at once.
+
+#include <boost/allocplus/detail/arena_block.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <new>
+
+// A pointer given to deallocate or reallocate is checked in checked builds, and under ASan (whose
+// users asked for misuse to be found) in every build.
+#define BOOST_ALLOCPLUS_ARENA_CHECK(condition, what, address)                                       \
+   (BOOST_LIKELY(condition) ? (void)0 : ::boost::allocplus::detail::report_usage_error(what, address))
+
+namespace boost { namespace allocplus {
+
+//! What an arena holds (ba::arena::statistics). Block bytes include headers and padding.
+struct arena_statistics {
+   std::size_t buffer_size = 0;          //!< bytes of the buffer the arena uses (aligned to 16)
+   std::size_t bytes_allocated = 0;      //!< block bytes of the live blocks
+   std::size_t bytes_available = 0;      //!< free block bytes plus the room past the bump pointer
+   std::size_t bytes_overhead = 0;       //!< of bytes_allocated: headers and alignment padding
+   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed
+   std::size_t live_blocks = 0;          //!< blocks handed out and not given back
+   std::size_t free_blocks_in_slots = 0; //!< free blocks of 16 KiB or less
+   std::size_t free_blocks_in_tree = 0;  //!< free blocks over 16 KiB
+};
+
+//! What ba::arena::defragment recovered.
+struct arena_defragment_result {
+   std::size_t free_blocks_before = 0;         //!< free blocks in the slot table and the tree before
+   std::size_t free_blocks_after = 0;          //!< and after (adjacent ones merged, the last one gone to the bump pointer)
+   std::size_t bytes_returned_to_bump = 0;     //!< free bytes that ended at the bump pointer, now bump room
+   std::size_t largest_free_block_before = 0;  //!< arena_statistics::largest_free_block before
+   std::size_t largest_free_block_after = 0;   //!< and after
+};
+
+//! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
+//! large free blocks, in-place reallocation at the bump end. Neither copyable nor movable (the
+//! allocators over it hold its address). Not for use from two threads at once.
+class arena {
+public:
+   //! The alignment of every block unless more is asked for.
+   static constexpr std::size_t default_alignment = detail::arena_granule;
+   //! Block sizes up to this many bytes (header included) are kept in the slot table when freed.
+   static constexpr std::size_t slot_limit = detail::arena_slot_limit;
+
+   //! Effects: an arena over the `size` bytes at `buffer`, from its first 16-byte-aligned address.
+   //!   The buffer must outlive the arena; the arena writes only inside it.
+   //! Throws: std::invalid_argument if the buffer holds less than 32 bytes from that address (or
+   //!   is null).
+   arena(void *buffer, std::size_t size)
+      : buffer_(static_cast<unsigned char *>(buffer)), buffer_bytes_(size)
+   {
+      const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(buffer);
+      const std::uintptr_t first = detail::align_up(raw, detail::arena_granule);
+      if (buffer == nullptr || first - raw > size || (size - (first - raw)) < detail::arena_min_block)
+         detail::throw_invalid_argument("ba::arena: the buffer must hold at least 32 bytes from its first "
+                                        "16-byte-aligned address");
+      begin_ = reinterpret_cast<unsigned char *>(first);
+      end_ = begin_ + (size - (first - raw)) / detail::arena_granule * detail::arena_granule;
+      bump_ = begin_;
+      key_ = make_key();
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+      detail::arena_vg_create(this, begin_, static_cast<std::size_t>(end_ - begin_));
+   }
+
+   arena(const arena &) = delete;
+   arena &operator=(const arena &) = delete;
+
+   //! Effects: gives the buffer back to the caller (addressable again under ASan). In checked
+   //!   builds an arena destroyed with live blocks (not released) reports them through the
+   //!   diagnostic handler: the containers over it would be left pointing into a dead arena.
+   ~arena()
+   {
+      BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
+      detail::arena_vg_destroy(this, buffer_, buffer_bytes_);
+   }
+
+   //! Returns: a block of at least `size` bytes aligned to max(alignment, 16).
+   //! Throws: std::invalid_argument if alignment is not a power of two; std::bad_alloc if the
+   //!   arena has no room (it is then unchanged).
+   //! Complexity: constant, except a request that falls to the tree (log of its size) or finds
+   //!   neither its slot, nor the tree, nor bump room (a scan of the larger slots).
+   [[nodiscard]] void *allocate(std::size_t size, std::size_t alignment = default_alignment)
+   {
+      if (!detail::is_power_of_two(alignment))
+         detail::throw_invalid_argument("ba::arena::allocate: the alignment must be a power of two");
+      void *p = try_allocate(size, alignment);
+      if (p == nullptr) detail::throw_bad_alloc();
+      return p;
+   }
+
+   //! Returns: as allocate, or null where allocate throws.
+   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate(std::size_t size,
+                                                                 std::size_t alignment = default_alignment) noexcept
+   {
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      unsigned char *start = take_block(need);
+      if (start == nullptr) return nullptr;
+      return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
+   }
+
+   //! Effects: frees block p of this arena (null: nothing): back to the bump pointer if it ends
+   //!   there, else into its slot list or the tree.
+   //! Checked builds: a pointer this arena did not give out, or one freed already, stops the
+   //!   program through the diagnostic handler ("ba::arena::deallocate: ...").
+   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
+   {
+      if (p == nullptr) return;
+      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      const std::size_t size = h->size;
+      detail::arena_vg_take_back(p);
+      h->state = detail::arena_free;
+      --live_blocks_;
+      bytes_allocated_ -= size;
+      bytes_overhead_ -= detail::arena_header_size + h->lead;
+      give_back(start, size);
+   }
+
+   //! Effects: resizes block p (null: allocate(size)) to at least `size` bytes, keeping its
+   //!   alignment and its first min(old, new) bytes. In place when the block ends at the bump
+   //!   pointer and there is room, or when the block bytes needed do not grow; otherwise a new
+   //!   block, a copy and a free.
+   //! Returns: the block (p itself when in place).
+   //! Throws: std::bad_alloc without room (block p is then unchanged and still owned by the caller).
+   [[nodiscard]] void *reallocate(void *p, std::size_t size)
+   {
+      void *r = try_reallocate(p, size);
+      if (r == nullptr) detail::throw_bad_alloc();
+      return r;
+   }
+
+   //! Returns: as reallocate, or null where reallocate throws (p is then still valid).
+   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_reallocate(void *p, std::size_t size) noexcept
+   {
+      if (p == nullptr) return try_allocate(size);
+      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
+      const std::size_t alignment = std::size_t(1) << h->align_log2;
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      if (resize_in_place(h, size)) return p;
+      void *q = try_allocate(size, alignment);
+      if (q == nullptr) return nullptr;
+      const std::size_t old_bytes = capacity(p);
+      std::memcpy(q, p, old_bytes < size ? old_bytes : size);
+      deallocate(p);
+      return q;
+   }
+
+   //! Effects: resizes block p to hold at least `size` bytes without moving it, if it can: at the
+   //!   bump end when there is room, elsewhere when the size needs no more block bytes than p
+   //!   has. Otherwise nothing.
+   //! Returns: whether p was resized (capacity(p) then says to how much).
+   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
+   {
+      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
+      std::size_t need;
+      return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
+   }
+
+   //! Returns: the bytes block p can hold (at least what was asked for it).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t capacity(const void *p) const noexcept
+   {
+      const detail::arena_header *h = header_of(p);
+      return h->size - h->lead - detail::arena_header_size;
+   }
+
+   //! Returns: whether p points into the part of the buffer the arena has handed out.
+   bool owns(const void *p) const noexcept
+   {
+      const unsigned char *c = static_cast<const unsigned char *>(p);
+      return c >= begin_ + detail::arena_header_size && c < bump_;
+   }
+
+   //! Effects: forgets every block, live or free: the whole buffer is bump room again. The blocks
+   //!   handed out must not be used afterwards (ASan reports it).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void release() noexcept
+   {
+#if defined(BA_DETAIL_VALGRIND)
+      for (unsigned char *b = begin_; b != bump_; b += reinterpret_cast<detail::arena_header *>(b)->size) {
+         const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
+         if (h->state == detail::arena_live) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
+      }
+      detail::arena_vg_hide(begin_, static_cast<std::size_t>(end_ - begin_));
+#endif
+      for (std::size_t &s : slot_heads_) s = 0;
+      for (std::size_t &c : slot_counts_) c = 0;
+      tree_.clear();
+      bump_ = begin_;
+      live_blocks_ = bytes_allocated_ = bytes_overhead_ = free_bytes_ = 0;
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+   }
+
+   //! Effects: merges every run of adjacent free blocks into one block (filed again in its slot
+   //!   list or the tree), and gives a run that ends at the bump pointer back to it. Live blocks do
+   //!   not move. A free block found overwritten stops the program as allocate does.
+   //! Returns: what was recovered.
+   //! Complexity: linear in the blocks, plus the tree's insertions (logarithmic each).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN arena_defragment_result defragment() noexcept
+   {
+      arena_defragment_result r;
+      const arena_statistics before = statistics();
+      r.free_blocks_before = before.free_blocks_in_slots + before.free_blocks_in_tree;
+      r.largest_free_block_before = before.largest_free_block;
+      forget_free_blocks();
+      unsigned char *run = nullptr;   // the first free block of the run being walked, if any
+      for (unsigned char *b = begin_; b != bump_;) {
+         const std::size_t size = checked_walk_step(b);
+         if (reinterpret_cast<detail::arena_header *>(b)->state == detail::arena_free) {
+            if (run == nullptr) run = b;
+         } else if (run != nullptr) {
+            refile(run, static_cast<std::size_t>(b - run));
+            run = nullptr;
+         }
+         b += size;
+      }
+      if (run != nullptr) {
+         r.bytes_returned_to_bump = static_cast<std::size_t>(bump_ - run);
+         give_back(run, r.bytes_returned_to_bump);
+      }
+      const arena_statistics after = statistics();
+      r.free_blocks_after = after.free_blocks_in_slots + after.free_blocks_in_tree;
+      r.largest_free_block_after = after.largest_free_block;
+      return r;
+   }
+
+   //! Returns: the free blocks of `block_bytes` bytes (a multiple of 16, header included, at most
+   //!   slot_limit) in the slot table; 0 for other sizes.
+   std::size_t free_blocks_of_size(std::size_t block_bytes) const noexcept
+   {
+      if (block_bytes % detail::arena_granule != 0 || block_bytes > slot_limit) return 0;
+      return slot_counts_[block_bytes / detail::arena_granule];
+   }
+
+   //! Returns: the arena's metrics. Complexity: a scan of the slot table (1025 entries).
+   arena_statistics statistics() const noexcept
+   {
+      arena_statistics s;
+      s.buffer_size = static_cast<std::size_t>(end_ - begin_);
+      s.bytes_allocated = bytes_allocated_;
+      s.bytes_available = free_bytes_ + bump_room();
+      s.bytes_overhead = bytes_overhead_;
+      s.live_blocks = live_blocks_;
+      s.free_blocks_in_tree = tree_.size();
+      std::size_t largest = bump_room();
+      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
+         s.free_blocks_in_slots += slot_counts_[i];
+         if (slot_counts_[i] != 0 && i * detail::arena_granule > largest) largest = i * detail::arena_granule;
+      }
+      if (!tree_.empty() && tree_.rbegin()->header.size > largest) largest = tree_.rbegin()->header.size;
+      s.largest_free_block = largest < detail::arena_min_block ? 0 : largest - detail::arena_header_size;
+      return s;
+   }
+
+   //! Returns: whether the arena's blocks are consistent: a walk from the buffer's start to the
+   //!   bump pointer steps exactly onto it, finds live blocks and free blocks as counted, and every
+   //!   free block is in its slot list or the tree. For tests. Complexity: linear in the blocks.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool verify() const noexcept
+   {
+      std::size_t live = 0, free_bytes = 0, allocated = 0;
+      for (const unsigned char *b = begin_; b != bump_;) {
+         const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+         if (h->size < detail::arena_min_block || h->size % detail::arena_granule != 0 ||
+             h->size > static_cast<std::size_t>(bump_ - b))
+            return false;
+         if (h->state == detail::arena_live) {
+            ++live;
+            allocated += h->size;
+         } else if (h->state == detail::arena_free) {
+            free_bytes += h->size;
+         } else {
+            return false;
+         }
+         b += h->size;
+      }
+      std::size_t listed = 0;
+      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
+         std::size_t n = 0;
+         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr;
+              b = static_cast<const detail::arena_slot_block *>(ba_detail_link_load(&b->link))) {
+            if (!slot_block_sound(b, i)) return false;
+            ++n;
+            listed += b->header.size;
+         }
+         if (n != slot_counts_[i]) return false;
+      }
+      for (const detail::arena_tree_block &t : tree_) {
+         if (!tree_node_sound(tree_value_traits::to_node_ptr(const_cast<detail::arena_tree_block &>(t)))) return false;
+         listed += t.header.size;
+      }
+      return live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
+   }
+
+private:
+   // The block bytes for `size` user bytes at `alignment`: header, worst-case lead, rounding.
+   // False for a non-power-of-two alignment or a size no buffer could hold.
+   static bool block_bytes_for(std::size_t size, std::size_t alignment, std::size_t &need) noexcept
+   {
+      if (!detail::is_power_of_two(alignment)) return false;
+      if (alignment < default_alignment) alignment = default_alignment;
+      const std::size_t extra = detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule;
+      if (size > static_cast<std::size_t>(-1) - extra || alignment > (std::size_t(1) << 30)) return false;
+      need = (size + detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule - 1) /
+             detail::arena_granule * detail::arena_granule;
+      if (need < detail::arena_min_block) need = detail::arena_min_block;
+      return true;
+   }
+
+   std::size_t bump_room() const noexcept { return static_cast<std::size_t>(end_ - bump_); }
+
+   detail::arena_slot_block *slot_head(std::size_t index) const noexcept
+   {
+      return reinterpret_cast<detail::arena_slot_block *>(slot_heads_[index]);
+   }
+
+   // A free block of exactly `need` bytes (split from a larger one if need be), or null.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_block(std::size_t need) noexcept
+   {
+      if (need <= slot_limit) {
+         if (unsigned char *b = pop_slot(need / detail::arena_granule)) return b;
+         if (unsigned char *b = take_from_bump(need)) return b;
+         if (unsigned char *b = take_from_tree(need)) return b;
+         return take_from_larger_slot(need);
+      }
+      if (unsigned char *b = take_from_tree(need)) return b;
+      return take_from_bump(need);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_bump(std::size_t need) noexcept
+   {
+      if (need > bump_room()) return nullptr;
+      unsigned char *b = bump_;
+      bump_ += need;
+      detail::arena_vg_expose(b, detail::arena_header_size);
+      reinterpret_cast<detail::arena_header *>(b)->size = need;
+      return b;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *pop_slot(std::size_t index) noexcept
+   {
+      if (slot_heads_[index] == 0) return nullptr;
+      detail::arena_slot_block *b = slot_head(index);
+      if (BOOST_UNLIKELY(!slot_block_sound(b, index))) report_corrupted(b);
+      void *next = ba_detail_link_load(&b->link);
+      if (BOOST_UNLIKELY(next != nullptr && !block_in_arena(next))) report_corrupted(b);
+      slot_heads_[index] = reinterpret_cast<std::size_t>(next);
+      --slot_counts_[index];
+      free_bytes_ -= b->header.size;
+      return reinterpret_cast<unsigned char *>(b);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_tree(std::size_t need) noexcept
+   {
+      const tree_node found = checked_lower_bound(need);
+      if (found == nullptr) return nullptr;
+      check_successor_path(found);
+      detail::arena_tree_block &t = *tree_value_traits::to_value_ptr(found);
+      tree_.erase(tree_.iterator_to(t));
+      free_bytes_ -= t.header.size;
+      return split(reinterpret_cast<unsigned char *>(&t), t.header.size, need);
+   }
+
+   // The last resort for a small request: the smallest larger slot class with a block.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_larger_slot(std::size_t need) noexcept
+   {
+      for (std::size_t i = need / detail::arena_granule + 1; i != detail::arena_slot_count; ++i)
+         if (unsigned char *b = pop_slot(i)) return split(b, i * detail::arena_granule, need);
+      return nullptr;
+   }
+
+   // Keeps `need` bytes of the free block b of `size` bytes; the rest goes back to the free stores
+   // when it can hold a block of its own, else stays with b (the caller sees it as capacity).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *split(unsigned char *b, std::size_t size, std::size_t need) noexcept
+   {
+      if (size - need >= detail::arena_min_block) {
+         file_free(b + need, size - need);
+         size = need;
+      }
+      reinterpret_cast<detail::arena_header *>(b)->size = size;
+      return b;
+   }
+
+   // Makes the free block at `start` live for the caller: headers written and hidden, user bytes
+   // addressable.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void *hand_out(unsigned char *start, std::size_t alignment) noexcept
+   {
+      // At least `need`: split() leaves a remainder too small to keep with the block.
+      const std::size_t size = reinterpret_cast<detail::arena_header *>(start)->size;
+      const std::uintptr_t user =
+         detail::align_up(reinterpret_cast<std::uintptr_t>(start) + detail::arena_header_size, alignment);
+      const std::uint32_t lead =
+         static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
+      const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
+                                        detail::arena_live};
+      detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
+      *reinterpret_cast<detail::arena_header *>(start) = header;
+      *header_of(reinterpret_cast<void *>(user)) = header;
+      ++live_blocks_;
+      bytes_allocated_ += size;
+      bytes_overhead_ += detail::arena_header_size + lead;
+      BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<void *>(user),
+                                     size - lead - detail::arena_header_size);
+      detail::arena_vg_hand_out(reinterpret_cast<void *>(user), size - lead - detail::arena_header_size);
+      return reinterpret_cast<void *>(user);
+   }
+
+   // The free block at `start`: back to the bump pointer if it ends there, else to a free store.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back(unsigned char *start, std::size_t size) noexcept
+   {
+      if (start + size == bump_) {
+         bump_ = start;
+         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+         detail::arena_vg_hide(start, size);
+         return;
+      }
+      file_free(start, size);
+   }
+
+   // Files the free block at `start` in its slot list or the tree, and hides it from the program.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void file_free(unsigned char *start, std::size_t size) noexcept
+   {
+      free_bytes_ += size;
+      const detail::arena_header header{size, 0, 0, detail::arena_free};
+      if (size <= slot_limit) {
+         detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
+         detail::arena_vg_expose(b, sizeof *b);
+         b->header = header;
+         const std::size_t index = size / detail::arena_granule;
+         ba_detail_link_store(&b->link, slot_head(index));
+         b->check = check_word(b, size);
+         slot_heads_[index] = reinterpret_cast<std::size_t>(b);
+         ++slot_counts_[index];
+         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+         return;
+      }
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
+      detail::arena_vg_expose(start, detail::arena_tree_node_bytes);
+      detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
+      t->header = header;
+      t->check = check_word(t, size);
+      check_insert_path(size);
+      tree_.insert(*t);
+      BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
+   }
+
+   // Empties the slot table and the tree (the blocks stay where they are, marked free).
+   void forget_free_blocks() noexcept
+   {
+      for (std::size_t &s : slot_heads_) s = 0;
+      for (std::size_t &c : slot_counts_) c = 0;
+      tree_.clear();
+      free_bytes_ = 0;
+   }
+
+   // The size of the block at b, checked before a walk steps over it: a header that cannot be the
+   // arena's, or a free block whose check word does not match, is reported, never followed.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t checked_walk_step(unsigned char *b) const noexcept
+   {
+      const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+      const std::size_t size = h->size;
+      bool sound = size >= detail::arena_min_block && size % detail::arena_granule == 0 &&
+                   size <= static_cast<std::size_t>(bump_ - b);
+      if (sound && h->state == detail::arena_free) {
+         const std::uintptr_t check = size <= slot_limit ? reinterpret_cast<const detail::arena_slot_block *>(b)->check
+                                                         : reinterpret_cast<const detail::arena_tree_block *>(b)->check;
+         sound = check == check_word(b, size);
+      } else if (h->state != detail::arena_live) {
+         sound = false;
+      }
+      if (BOOST_UNLIKELY(!sound)) report_corrupted(b);
+      return size;
+   }
+
+   // The run of free blocks at `start` (`size` bytes) filed again as one block.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void refile(unsigned char *start, std::size_t size) noexcept
+   {
+      detail::arena_vg_hide(start, size);   // the old blocks' links inside the run are nobody's now
+      file_free(start, size);
+   }
+
+   // The live block h resized to hold `size` user bytes without moving, if it can be: at the bump
+   // end when there is room, or anywhere when it does not grow (the cut tail freed if worth keeping).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_in_place(detail::arena_header *h, std::size_t size) noexcept
+   {
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      const std::size_t old = h->size;
+      std::size_t need = (size + detail::arena_granule - 1) / detail::arena_granule * detail::arena_granule +
+                         detail::arena_header_size + h->lead;   // the lead is known now: no worst case
+      if (need < detail::arena_min_block) need = detail::arena_min_block;
+      const bool at_bump_end = start + old == bump_;
+      if (need > old && (!at_bump_end || need - old > bump_room())) return false;
+      // Elsewhere a cut-off tail is kept with the block unless it can be a free block of its own.
+      const std::size_t kept = at_bump_end || old - need >= detail::arena_min_block ? need : old;
+      void *user = reinterpret_cast<unsigned char *>(h) + detail::arena_header_size;
+      detail::arena_vg_resize(user, old - h->lead - detail::arena_header_size,
+                              kept - h->lead - detail::arena_header_size);
+      if (at_bump_end) {
+         bump_ = start + need;
+         if (need < old) BOOST_ALLOCPLUS_ARENA_POISON(start + need, old - need);
+      } else if (kept != old) {
+         file_free(start + need, old - need);
+      }
+      h->size = kept;
+      reinterpret_cast<detail::arena_header *>(start)->size = kept;
+      bytes_allocated_ = bytes_allocated_ - old + kept;
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<unsigned char *>(h) + detail::arena_header_size,
+                                     kept - h->lead - detail::arena_header_size);
+      return true;
+   }
+
+   // ---- hardening: free blocks are checked before they are handed out, unlinked or rebalanced
+   // around (a forged link or header is reported, never followed; constant work per block, every
+   // build) ----
+
+   using tree_value_traits = detail::arena_tree::value_traits;
+   using tree_node_traits = detail::arena_tree::node_traits;
+   using tree_node = tree_node_traits::node_ptr;
+
+   // The per-arena key of check words: this arena's address, mixed with the process's secret where
+   // the core is header-only (a value written into freed memory cannot be chosen to match it
+   // without reading the process's memory). Taken once: the secret may be made later.
+   std::uintptr_t make_key() const noexcept
+   {
+      std::uintptr_t k = ~reinterpret_cast<std::uintptr_t>(this) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      k ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#endif
+      return k;
+   }
+
+   std::uintptr_t check_word(const void *block, std::size_t size) const noexcept
+   {
+      return reinterpret_cast<std::uintptr_t>(block) ^ (size * static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full)) ^ key_;
+   }
+
+   // Whether `block`, read from freed memory, can be a block start: aligned, in the handed-out part.
+   bool block_in_arena(const void *block) const noexcept
+   {
+      const unsigned char *b = static_cast<const unsigned char *>(block);
+      return ba_detail_link_valid(block, detail::arena_granule - 1) && b >= begin_ && b < bump_;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool slot_block_sound(const detail::arena_slot_block *b, std::size_t index) const noexcept
+   {
+      return b->header.state == detail::arena_free && b->header.size == index * detail::arena_granule &&
+             b->check == check_word(b, b->header.size);
+   }
+
+   static const unsigned char *block_of(tree_node x) noexcept
+   {
+      return reinterpret_cast<const unsigned char *>(tree_value_traits::to_value_ptr(x));
+   }
+   tree_node tree_header() const noexcept { return const_cast<detail::arena_tree &>(tree_).end().pointed_node(); }
+
+   // Whether x, read from a tree link, names a node in the arena (read before anything else of it).
+   bool tree_node_in_arena(tree_node x) const noexcept
+   {
+      const unsigned char *b = block_of(x);
+      return block_in_arena(b) && static_cast<std::size_t>(bump_ - b) > detail::arena_slot_limit;
+   }
+
+   // Whether tree node x is a free block of this arena (check word) linked as glibc checks on
+   // unlink: its parent points back to it, its children's parents are it.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool tree_node_sound(tree_node x) const noexcept
+   {
+      if (!tree_node_in_arena(x)) return false;
+      const detail::arena_tree_block *t = tree_value_traits::to_value_ptr(x);
+      if (t->header.state != detail::arena_free || t->header.size <= slot_limit ||
+          t->header.size > static_cast<std::size_t>(bump_ - block_of(x)) || t->check != check_word(t, t->header.size))
+         return false;
+      const tree_node header = tree_header();
+      const tree_node parent = tree_node_traits::get_parent(x);
+      if (parent == header) {
+         if (tree_node_traits::get_parent(header) != x) return false;
+      } else if (!tree_node_in_arena(parent) ||
+                 (tree_node_traits::get_left(parent) != x && tree_node_traits::get_right(parent) != x)) {
+         return false;
+      }
+      for (const tree_node child : {tree_node_traits::get_left(x), tree_node_traits::get_right(x)})
+         if (child != nullptr && (!tree_node_in_arena(child) || tree_node_traits::get_parent(child) != x)) return false;
+      return true;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_tree_node(tree_node x) const noexcept
+   {
+      if (BOOST_UNLIKELY(!tree_node_sound(x))) report_corrupted(block_of(x));
+   }
+
+   // The tree's lower_bound, every node on the way checked: the nodes an erase rebalances around
+   // are these and their children.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN tree_node checked_lower_bound(std::size_t need) const noexcept
+   {
+      tree_node best = nullptr;
+      for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
+         check_tree_node(x);
+         if (tree_value_traits::to_value_ptr(x)->header.size < need) {
+            x = tree_node_traits::get_right(x);
+         } else {
+            best = x;
+            x = tree_node_traits::get_left(x);
+         }
+      }
+      return best;
+   }
+
+   // An erase of x with two children moves its successor (the leftmost of its right subtree) up.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_successor_path(tree_node x) const noexcept
+   {
+      for (x = tree_node_traits::get_right(x); x != nullptr; x = tree_node_traits::get_left(x)) check_tree_node(x);
+   }
+
+   // The path an insert of a block of `size` bytes takes (the multiset's: after equal sizes).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_insert_path(std::size_t size) const noexcept
+   {
+      for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
+         check_tree_node(x);
+         x = size < tree_value_traits::to_value_ptr(x)->header.size ? tree_node_traits::get_left(x)
+                                                                    : tree_node_traits::get_right(x);
+      }
+   }
+
+   [[noreturn]] static void report_corrupted(const void *block) noexcept
+   {
+      detail::report_usage_error("ba::arena: a free block is overwritten (a write after free, or an overflow?)", block);
+   }
+
+   static detail::arena_header *header_of(const void *p) noexcept
+   {
+      return reinterpret_cast<detail::arena_header *>(const_cast<unsigned char *>(static_cast<const unsigned char *>(p)) -
+                                                      detail::arena_header_size);
+   }
+
+   // The header of live block p; in checked builds p is first checked to be one.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(owns(p) && a % detail::arena_granule == 0, what, p);
+      const detail::arena_header *h = header_of(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->lead <= a - reinterpret_cast<std::uintptr_t>(begin_) -
+                                                                                detail::arena_header_size &&
+                                      h->size <= static_cast<std::size_t>(bump_ - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
+                                   what, p);
+#else
+      // Constant and in every build: a block freed twice would sit twice in a free list.
+      BOOST_ALLOCPLUS_ARENA_CHECK(header_of(p)->state == detail::arena_live, what, p);
+#endif
+      return header_of(p);
+   }
+
+   const char *live_blocks_message() const noexcept
+   {
+      static thread_local char text[128];
+      std::snprintf(text, sizeof text, "ba::arena: destroyed with %zu live blocks (%zu bytes)", live_blocks_,
+                    bytes_allocated_);
+      return text;
+   }
+
+   unsigned char *buffer_;
+   std::size_t buffer_bytes_;
+   unsigned char *begin_;
+   unsigned char *end_;
+   unsigned char *bump_;
+   std::size_t live_blocks_ = 0;
+   std::size_t bytes_allocated_ = 0;
+   std::size_t bytes_overhead_ = 0;
+   std::size_t free_bytes_ = 0;
+   std::uintptr_t key_ = 0;   // of the check words of free blocks (make_key)
+   detail::arena_tree tree_;
+   std::size_t slot_heads_[detail::arena_slot_count] = {};    // slot lists' first blocks (addresses)
+   std::size_t slot_counts_[detail::arena_slot_count] = {};
+};
+
+}} // namespace boost::allocplus
+
+#endif // BOOST_ALLOCPLUS_ARENA_HPP

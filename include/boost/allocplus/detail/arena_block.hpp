@@ -1,0 +1,184 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP
+#define BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP
+
+// The layout of a block inside a ba::arena, and the two free stores built in freed memory: the
+// slot lists (one per 16-byte size class) and the tree of larger blocks. The arena owns no memory
+// of its own for them: a free block is its own list or tree node.
+//
+//   block start                           user pointer (aligned as asked)
+//   | header (16) | lead padding ... | header (16) | user bytes ...        | next block
+//
+// The header at the block's start lets a walk step from block to block; the one just before the
+// user pointer lets deallocate find the start. Without lead padding (16-byte alignment) they are
+// the same header.
+//
+// Freed memory is what a write after free or an overrun reaches first, so the links kept there are
+// never trusted: a slot list's link is the core's protected link (core/detail/free_list.h), and
+// every free block carries a check word (its address and size mixed with a per-arena key) that a
+// forged block cannot match. The arena checks a block before it hands it out, unlinks it or
+// rebalances around it; a mismatch is reported, never followed.
+
+#include <boost/allocplus/core/dlmalloc.h>   // BOOST_ALLOCPLUS_CORE_ASAN
+#include <boost/allocplus/core/detail/free_list.h>
+
+#include <boost/intrusive/set.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#  define BOOST_ALLOCPLUS_ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#  define BOOST_ALLOCPLUS_ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#  define BOOST_ALLOCPLUS_ARENA_POISON(p, n) ((void)(p), (void)(n))
+#  define BOOST_ALLOCPLUS_ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace boost { namespace allocplus { namespace detail {
+
+// Under valgrind (checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) the buffer
+// is a pool's superblock for memcheck and every block handed out a block of its own in it: memcheck
+// reports blocks leaked, and reads and writes of freed blocks and of the room past the bump
+// pointer. The words the arena keeps in its headers and free blocks are made addressable as it
+// writes them (the arena reads them back); elsewhere these do nothing.
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_CREATE_MEMPOOL_EXT(pool, 0, 0, VALGRIND_MEMPOOL_METAPOOL);
+   VALGRIND_MEMPOOL_ALLOC(pool, buffer, bytes);
+   VALGRIND_MAKE_MEM_NOACCESS(buffer, bytes);
+#else
+   (void)pool, (void)buffer, (void)bytes;
+#endif
+}
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_destroy(const void *pool, void *buffer, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_DESTROY_MEMPOOL(pool);
+   VALGRIND_MAKE_MEM_DEFINED(buffer, bytes);
+#else
+   (void)pool, (void)buffer, (void)bytes;
+#endif
+}
+// The arena's own words at p: addressable from now on.
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_expose(void *p, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MAKE_MEM_DEFINED(p, bytes);
+#else
+   (void)p, (void)bytes;
+#endif
+}
+// Bytes nobody may touch (the room past the bump pointer).
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_hide(void *p, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MAKE_MEM_NOACCESS(p, bytes);
+#else
+   (void)p, (void)bytes;
+#endif
+}
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_hand_out(void *user, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MALLOCLIKE_BLOCK(user, bytes, 0, 0);
+#else
+   (void)user, (void)bytes;
+#endif
+}
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_take_back(void *user) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_FREELIKE_BLOCK(user, 0);
+#else
+   (void)user;
+#endif
+}
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_resize(void *user, std::size_t old_bytes, std::size_t new_bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   if (old_bytes != new_bytes) VALGRIND_RESIZEINPLACE_BLOCK(user, old_bytes, new_bytes, 0);
+#else
+   (void)user, (void)old_bytes, (void)new_bytes;
+#endif
+}
+
+inline constexpr std::size_t arena_granule = 16;            // block sizes and addresses are multiples
+inline constexpr std::size_t arena_header_size = 16;
+inline constexpr std::size_t arena_min_block = 32;          // a header and a free list's link
+inline constexpr std::size_t arena_slot_limit = 16 * 1024;  // larger free blocks go to the tree
+inline constexpr std::size_t arena_slot_count = arena_slot_limit / arena_granule + 1;   // index: size / 16
+
+// Distinct, unlikely values, so that a checked build tells a live block from a freed one and
+// from bytes that were never a header.
+inline constexpr std::uint16_t arena_live = 0xA11Cu;
+inline constexpr std::uint16_t arena_free = 0xF4EEu;
+
+struct arena_header {
+   std::size_t size;          // bytes of the whole block: headers, lead and user bytes
+   std::uint32_t lead;        // bytes from the block's start to the header before the user pointer
+   std::uint16_t align_log2;  // the alignment asked for, kept so a move keeps it
+   std::uint16_t state;       // arena_live or arena_free
+};
+static_assert(sizeof(arena_header) == arena_header_size, "a header is one granule");
+
+// A free block in a slot list: its header, the protected link to the next one (ba_detail_link_store)
+// and the check word (the rest of the block is unused).
+struct arena_slot_block {
+   arena_header header;
+   std::uintptr_t link;
+   std::uintptr_t check;
+};
+static_assert(sizeof(arena_slot_block) == arena_min_block, "the smallest block is a slot block");
+
+// A free block in the tree: its header, then the tree's hook. Same-size blocks sit side by side in
+// the multiset, so a lookup finds the first of them.
+struct arena_tree_block {
+   arena_header header;
+   boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>,
+                                     boost::intrusive::link_mode<boost::intrusive::normal_link>>
+      hook;
+   std::uintptr_t check;
+};
+
+// Bytes of a tree block that stay addressable under ASan while it is free: the tree's code
+// (instrumented) reads and writes the hooks of other nodes when it rebalances.
+inline constexpr std::size_t arena_tree_node_bytes =
+   (sizeof(arena_tree_block) + arena_granule - 1) / arena_granule * arena_granule;
+
+struct arena_block_size_less {
+   bool operator()(const arena_tree_block &a, const arena_tree_block &b) const noexcept
+   {
+      return a.header.size < b.header.size;
+   }
+   bool operator()(const arena_tree_block &a, std::size_t b) const noexcept { return a.header.size < b; }
+   bool operator()(std::size_t a, const arena_tree_block &b) const noexcept { return a < b.header.size; }
+};
+
+using arena_tree =
+   boost::intrusive::multiset<arena_tree_block,
+                              boost::intrusive::member_hook<arena_tree_block, decltype(arena_tree_block::hook),
+                                                            &arena_tree_block::hook>,
+                              boost::intrusive::compare<arena_block_size_less>,
+                              boost::intrusive::constant_time_size<true>>;
+
+inline constexpr bool is_power_of_two(std::size_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
+
+inline std::uintptr_t align_up(std::uintptr_t x, std::size_t a) noexcept
+{
+   return (x + (a - 1)) & ~static_cast<std::uintptr_t>(a - 1);
+}
+
+inline unsigned log2_of_power_of_two(std::size_t x) noexcept
+{
+   unsigned n = 0;
+   while (x >>= 1) ++n;
+   return n;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_ARENA_BLOCK_HPP

@@ -1,0 +1,691 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// ba::arena and ba::arena_allocator: a random differential test against a model (bytes intact, no
+// overlap, inside the buffer, the arena's own walk consistent after every step), alignment, reuse
+// through the slot table and the tree, splits, the bump pointer's give-back, reallocate in place,
+// exhaustion, std and ba containers, and the misuse reports (checked builds, ASan).
+
+#define BOOST_TEST_MODULE allocplus arena
+#include <boost/test/unit_test.hpp>
+
+#include <boost/allocplus/arena.hpp>
+#include <boost/allocplus/arena_allocator.hpp>
+#include <boost/allocplus/list.hpp>
+#include <boost/allocplus/vector.hpp>
+
+#include "support/usage_reports.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ba = boost::allocplus;
+
+namespace {
+
+bool aligned(const void *p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
+
+struct live_block {
+   unsigned char *p;
+   std::size_t size;
+   unsigned char fill;
+};
+
+void fill(const live_block &b) { std::memset(b.p, b.fill, b.size); }
+
+bool intact(const live_block &b)
+{
+   return std::all_of(b.p, b.p + b.size, [&](unsigned char c) { return c == b.fill; });
+}
+
+alignas(64) unsigned char big_buffer[1 << 20];
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
+{
+   ba::arena a(big_buffer, sizeof big_buffer);
+   std::mt19937 rng(22);
+   std::vector<live_block> live;
+   const std::size_t sizes[] = {1, 8, 16, 24, 100, 500, 4000, 16000, 20000, 70000};
+   unsigned char next_fill = 1;
+   std::size_t most_in_tree = 0, most_in_slots = 0, failures = 0, moved = 0, in_place = 0;
+   std::size_t merged = 0;
+   for (int step = 0; step < 20000; ++step) {
+      const unsigned op = rng() % 10;
+      if (op < 5 || live.empty()) {
+         const std::size_t size = sizes[rng() % 10] + rng() % 64;
+         const std::size_t alignment = std::size_t(16) << (rng() % 4 == 0 ? rng() % 4 : 0);
+         unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));
+         if (p == nullptr) {
+            BOOST_TEST(a.statistics().largest_free_block < size + alignment);
+            ++failures;
+            continue;
+         }
+         BOOST_TEST(aligned(p, alignment));
+         BOOST_TEST(a.capacity(p) >= size);
+         live.push_back({p, size, next_fill++});
+         fill(live.back());
+      } else if (op < 8) {
+         const std::size_t i = rng() % live.size();
+         BOOST_TEST(intact(live[i]));
+         a.deallocate(live[i].p);
+         live[i] = live.back();
+         live.pop_back();
+      } else {
+         const std::size_t i = rng() % live.size();
+         const std::size_t size = sizes[rng() % 10] + rng() % 64;
+         unsigned char *q = static_cast<unsigned char *>(a.try_reallocate(live[i].p, size));
+         if (q == nullptr) {
+            BOOST_TEST(intact(live[i]));
+            continue;
+         }
+         ++(q == live[i].p ? in_place : moved);
+         const live_block kept{q, std::min(size, live[i].size), live[i].fill};
+         BOOST_TEST(intact(kept));
+         live[i] = {q, size, next_fill++};
+         fill(live[i]);
+      }
+      if (step % 97 == 0) {
+         const ba::arena_statistics before = a.statistics();
+         const ba::arena_defragment_result r = a.defragment();
+         BOOST_TEST_REQUIRE(a.verify());
+         BOOST_TEST(r.free_blocks_after <= r.free_blocks_before);
+         BOOST_TEST(r.largest_free_block_after >= r.largest_free_block_before);
+         BOOST_TEST(a.statistics().bytes_available == before.bytes_available);   // nothing lost
+         BOOST_TEST(a.statistics().live_blocks == before.live_blocks);
+         merged += r.free_blocks_before - r.free_blocks_after;
+         // Every run was merged: a second pass finds nothing to do.
+         const ba::arena_defragment_result again = a.defragment();
+         BOOST_TEST(again.free_blocks_after == again.free_blocks_before);
+         BOOST_TEST(again.bytes_returned_to_bump == 0u);
+         for (const live_block &b : live) BOOST_TEST(intact(b));
+      }
+      BOOST_TEST_REQUIRE(a.verify());
+      most_in_tree = std::max(most_in_tree, a.statistics().free_blocks_in_tree);
+      most_in_slots = std::max(most_in_slots, a.statistics().free_blocks_in_slots);
+      if (step % 500 == 0) {
+         std::vector<live_block> sorted = live;
+         std::sort(sorted.begin(), sorted.end(), [](const live_block &x, const live_block &y) { return x.p < y.p; });
+         for (std::size_t k = 0; k != sorted.size(); ++k) {
+            BOOST_TEST(intact(sorted[k]));
+            BOOST_TEST(sorted[k].p >= big_buffer);
+            BOOST_TEST(sorted[k].p + sorted[k].size <= big_buffer + sizeof big_buffer);
+            if (k + 1 != sorted.size()) BOOST_TEST(sorted[k].p + sorted[k].size <= sorted[k + 1].p);
+         }
+         BOOST_TEST(a.statistics().live_blocks == live.size());
+      }
+   }
+   // The run went through every path: both free stores, exhaustion, moves and in-place resizes.
+   BOOST_TEST(most_in_tree > 0u);
+   BOOST_TEST(most_in_slots > 0u);
+   BOOST_TEST(failures > 0u);
+   BOOST_TEST(moved > 0u);
+   BOOST_TEST(in_place > 0u);
+   BOOST_TEST(merged > 0u);
+   for (const live_block &b : live) {
+      BOOST_TEST(intact(b));
+      a.deallocate(b.p);
+   }
+   BOOST_TEST(a.verify());
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.bytes_allocated == 0u);
+   BOOST_TEST(s.bytes_available == s.buffer_size);
+   // Freed in no particular order, the blocks sit in the free stores; merged, they are one run
+   // ending at the bump pointer: the whole buffer is bump room again.
+   const ba::arena_defragment_result r = a.defragment();
+   BOOST_TEST(r.free_blocks_before > 0u);
+   BOOST_TEST(r.free_blocks_after == 0u);
+   BOOST_TEST(r.bytes_returned_to_bump > 0u);
+   BOOST_TEST(r.largest_free_block_after == s.buffer_size - 16);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(defragment_merges_adjacent_free_blocks_and_gives_the_tail_to_the_bump_pointer)
+{
+   alignas(16) static unsigned char buffer[1 << 16];
+   ba::arena a(buffer, sizeof buffer);
+   void *p[6];
+   for (void *&q : p) q = a.allocate(64);   // blocks of 80 bytes, back to back
+   a.deallocate(p[1]);
+   a.deallocate(p[2]);                      // p[1] and p[2]: two blocks of 80 between live ones
+   a.deallocate(p[4]);                      // p[4], p[5]'s neighbour, and then p[5] at the bump end
+   a.deallocate(p[5]);
+   BOOST_TEST(a.free_blocks_of_size(80) == 3u);
+   const std::size_t available = a.statistics().bytes_available;
+
+   const ba::arena_defragment_result r = a.defragment();
+   BOOST_TEST(r.free_blocks_before == 3u);
+   BOOST_TEST(r.free_blocks_after == 1u);           // p[1] and p[2] as one block of 160
+   BOOST_TEST(r.bytes_returned_to_bump == 80u);     // p[4]: now bump room again
+   BOOST_TEST(a.free_blocks_of_size(80) == 0u);
+   BOOST_TEST(a.free_blocks_of_size(160) == 1u);
+   BOOST_TEST(a.statistics().bytes_available == available);
+   BOOST_TEST(a.verify());
+   void *merged = a.allocate(144);                  // fits only the merged block (or the bump room)
+   BOOST_TEST(merged == p[1]);
+
+   // Runs large enough for the tree merge into the tree.
+   void *big[4];
+   for (void *&q : big) q = a.allocate(10000);
+   (void)a.allocate(64);
+   a.deallocate(big[1]);
+   a.deallocate(big[2]);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 0u);
+   a.defragment();
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   BOOST_TEST(a.allocate(20000) == big[1]);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(alignment_is_honoured_and_a_bad_one_refused)
+{
+   alignas(16) unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   for (std::size_t al = 1; al <= 4096; al *= 2) {
+      void *p = a.allocate(24, al);
+      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)));
+      std::memset(p, 0x5a, 24);
+   }
+   BOOST_CHECK_THROW((void)a.allocate(16, 48), std::invalid_argument);
+   BOOST_TEST(a.try_allocate(16, 48) == nullptr);
+   BOOST_TEST(a.try_allocate(16, 0) == nullptr);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_freed_small_block_is_reused_from_its_slot)
+{
+   alignas(16) unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   void *x = a.allocate(100);
+   void *keep = a.allocate(16);   // so x does not end at the bump pointer
+   a.deallocate(x);
+   BOOST_TEST(a.free_blocks_of_size(128) == 1u);   // 100 + header, rounded to 16
+   BOOST_TEST(a.allocate(110) == x);                // same class
+   BOOST_TEST(a.free_blocks_of_size(128) == 0u);
+   a.deallocate(x);
+   a.deallocate(keep);
+}
+
+BOOST_AUTO_TEST_CASE(a_large_free_block_is_found_in_the_tree_and_split)
+{
+   static unsigned char buffer[256 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *x = static_cast<unsigned char *>(a.allocate(100000));
+   void *keep = a.allocate(16);
+   a.deallocate(x);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   // Lower bound: a smaller request takes the front of the block, the rest stays free.
+   unsigned char *y = static_cast<unsigned char *>(a.allocate(40000));
+   BOOST_TEST(y == x);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);   // the remainder, about 60000 bytes
+   unsigned char *z = static_cast<unsigned char *>(a.allocate(50000));
+   BOOST_TEST(z > y);
+   BOOST_TEST(z < x + 100000);
+   BOOST_TEST(a.verify());
+   // A remainder too small to keep stays with the block.
+   a.deallocate(z);
+   const std::size_t tree_block = a.capacity(y) + 16;   // y's block, before z's
+   (void)tree_block;
+   unsigned char *w = static_cast<unsigned char *>(a.allocate(a.statistics().largest_free_block - 8));
+   BOOST_TEST(a.verify());
+   a.deallocate(w);
+   a.deallocate(y);
+   a.deallocate(keep);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(a_block_at_the_bump_end_goes_back_to_it)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   const std::size_t room = a.statistics().bytes_available;
+   void *x = a.allocate(1000);
+   BOOST_TEST(a.statistics().bytes_available < room);
+   a.deallocate(x);
+   BOOST_TEST(a.statistics().bytes_available == room);
+   BOOST_TEST(a.statistics().free_blocks_in_slots == 0u);   // not filed: the bump pointer took it
+   BOOST_TEST(a.allocate(1000) == x);
+   a.deallocate(x);
+}
+
+BOOST_AUTO_TEST_CASE(reallocate_stays_in_place_at_the_bump_end_and_within_a_class)
+{
+   static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *p = static_cast<unsigned char *>(a.allocate(100));
+   std::memset(p, 7, 100);
+   unsigned char *q = static_cast<unsigned char *>(a.reallocate(p, 30000));   // grows at the bump end
+   BOOST_TEST(q == p);
+   BOOST_TEST(std::count(q, q + 100, 7) == 100);
+   q = static_cast<unsigned char *>(a.reallocate(q, 50));                     // shrinks there
+   BOOST_TEST(q == p);
+   void *blocker = a.allocate(16);
+   BOOST_TEST(a.reallocate(q, 60) == p);   // same class (80 bytes): same pointer away from the end
+   std::memset(p, 9, 60);
+   unsigned char *r = static_cast<unsigned char *>(a.reallocate(p, 500));   // grows: moves
+   BOOST_TEST(r != p);
+   BOOST_TEST(std::count(r, r + 60, 9) == 60);
+   BOOST_TEST(a.verify());
+   a.deallocate(r);
+   a.deallocate(blocker);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(exhaustion_returns_null_throws_and_leaves_containers_as_they_were)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   BOOST_TEST(a.try_allocate(5000) == nullptr);
+   BOOST_CHECK_THROW((void)a.allocate(5000), std::bad_alloc);
+   BOOST_TEST(a.try_allocate(static_cast<std::size_t>(-1)) == nullptr);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   {
+      std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
+      for (int i = 0; i < 200; ++i) v.push_back(i);
+      bool threw = false;
+      try {
+         for (;;) v.push_back(1);
+      } catch (const std::bad_alloc &) {
+         threw = true;
+      }
+      BOOST_TEST(threw);
+      for (int i = 0; i < 200; ++i) BOOST_TEST(v[static_cast<std::size_t>(i)] == i);
+      BOOST_TEST(a.verify());
+   }
+   BOOST_CHECK_THROW((void)ba::arena_allocator<int>(a).allocate(static_cast<std::size_t>(-1) / 2),
+                     std::bad_array_new_length);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_buffer_too_small_is_refused)
+{
+   alignas(16) unsigned char buffer[64];
+   BOOST_CHECK_THROW(ba::arena(buffer + 1, 40), std::invalid_argument);   // 25 bytes once aligned
+   BOOST_CHECK_THROW(ba::arena(nullptr, 4096), std::invalid_argument);
+   ba::arena a(buffer + 1, 63);   // misaligned: used from its first 16-byte boundary
+   BOOST_TEST(a.statistics().buffer_size == 48u);
+   void *p = a.allocate(16);
+   BOOST_TEST(aligned(p, 16));
+   a.deallocate(p);
+}
+
+BOOST_AUTO_TEST_CASE(allocators_share_their_arena_and_compare_by_it)
+{
+   alignas(16) unsigned char b1[1024], b2[1024];
+   ba::arena a1(b1, sizeof b1), a2(b2, sizeof b2);
+   ba::arena_allocator<int> x(a1), y(a1), z(a2);
+   ba::arena_allocator<double> r(x);
+   BOOST_TEST((x == y));
+   BOOST_TEST((x != z));
+   BOOST_TEST((r == x));
+   BOOST_TEST(&r.resource() == &a1);
+}
+
+BOOST_AUTO_TEST_CASE(std_and_ba_containers_over_an_arena)
+{
+   static unsigned char buffer[8 << 20];
+   ba::arena a(buffer, sizeof buffer);
+   {
+      std::vector<std::int64_t, ba::arena_allocator<std::int64_t>> v{ba::arena_allocator<std::int64_t>(a)};
+      std::deque<std::int64_t, ba::arena_allocator<std::int64_t>> d{ba::arena_allocator<std::int64_t>(a)};
+      std::list<std::int64_t, ba::arena_allocator<std::int64_t>> l{ba::arena_allocator<std::int64_t>(a)};
+      std::map<std::int64_t, std::int64_t, std::less<>, ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>> m{
+         ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>(a)};
+      std::unordered_map<std::int64_t, std::int64_t, std::hash<std::int64_t>, std::equal_to<>,
+                         ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>>
+         u{16, std::hash<std::int64_t>(), std::equal_to<>(), ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>(a)};
+      ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>> bv{ba::arena_allocator<std::int64_t>(a)};
+      ba::list<std::int64_t, ba::arena_allocator<std::int64_t>> bl{ba::arena_allocator<std::int64_t>(a)};
+      using string = std::basic_string<char, std::char_traits<char>, ba::arena_allocator<char>>;
+      std::vector<string, ba::arena_allocator<string>> strings{ba::arena_allocator<string>(a)};
+      for (std::int64_t i = 0; i < 10000; ++i) {
+         v.push_back(i);
+         d.push_back(i);
+         l.push_back(i);
+         m.emplace(i, i);
+         u.emplace(i, i);
+         bv.push_back(i);
+         bl.push_back(i);
+         if (i % 100 == 0) strings.emplace_back(std::size_t(20000 + i), 'x', ba::arena_allocator<char>(a));
+         if (i % 3 == 0) {
+            d.pop_front();
+            l.pop_front();
+            m.erase(i / 2);
+            u.erase(i / 2);
+            bl.pop_front();
+         }
+      }
+      BOOST_TEST(a.verify());
+      BOOST_TEST(v.size() == 10000u);
+      BOOST_TEST(bv.back() == 9999);
+      BOOST_TEST(std::accumulate(v.begin(), v.end(), std::int64_t(0)) == std::int64_t(9999) * 10000 / 2);
+      BOOST_TEST(l.back() == 9999);
+      BOOST_TEST(bl.size() == l.size());
+      BOOST_TEST(m.size() == u.size());
+      BOOST_TEST(strings.size() == 100u);
+      BOOST_TEST(strings[99].size() == 29900u);
+      BOOST_TEST(a.statistics().free_blocks_in_tree + a.statistics().free_blocks_in_slots > 0u);
+   }
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_TEST(a.verify());
+}
+
+// ---- misuse -----------------------------------------------------------------------------------
+
+#if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
+
+BOOST_AUTO_TEST_CASE(a_double_free_is_reported)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(64);
+         void *keep = a.allocate(64);
+         (void)keep;
+         a.deallocate(p);
+         a.deallocate(p);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena",
+      buffer + 16);
+}
+
+BOOST_AUTO_TEST_CASE(a_foreign_pointer_is_reported)
+{
+   static unsigned char buffer[8192];
+   static std::int64_t elsewhere[4];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         (void)a.allocate(64);
+         a.deallocate(&elsewhere[2]);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", &elsewhere[2]);
+}
+
+#endif
+
+// ---- hardening: forged links and headers in freed memory (every build) -------------------------
+
+namespace {
+
+const char *const overwritten = "ba::arena: a free block is overwritten (a write after free, or an overflow?)";
+
+// Writes `value` at `where` in freed memory, as a write after free would. Not instrumented: under
+// ASan the write itself would be reported, and it is the arena's own check this is about.
+BOOST_ALLOCPLUS_CORE_NO_ASAN void write_after_free(void *where, std::uintptr_t value)
+{
+   *static_cast<volatile std::uintptr_t *>(where) = value;
+}
+
+// Where a write after free lands in a freed block whose user pointer was p: the slot list's link
+// (protected as the arena protects it, so only the arena's checks stand in the way) ...
+void forge_slot_link(void *p, const void *to)
+{
+   write_after_free(p, ba::ba_detail_link_key(p) ^ reinterpret_cast<std::uintptr_t>(to));
+}
+
+// ... and the tree's links: parent, left, right (boost::intrusive's compact red-black node).
+void forge_tree_right_link(void *p, const void *to)
+{
+   write_after_free(static_cast<std::uintptr_t *>(p) + 2, reinterpret_cast<std::uintptr_t>(to));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_stack_address_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char on_the_stack[64];
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);    // blocks of 80 bytes from the buffer's start
+         void *second = a.allocate(64);
+         (void)a.allocate(64);            // keeps them off the bump end
+         a.deallocate(first);
+         a.deallocate(second);            // the list: second, first
+         forge_slot_link(second, on_the_stack + 16);
+         void *p = a.allocate(64);        // second: reads the forged link and stops
+         void *q = a.allocate(64);        // without the check: on_the_stack + 32
+         std::printf("%p %p\n", p, q);
+      },
+      overwritten, buffer + 80);
+}
+
+BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_live_block_is_reported_when_reached)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         void *second = a.allocate(64);
+         void *live = a.allocate(64);     // its block starts at buffer + 160
+         a.deallocate(first);
+         a.deallocate(second);
+         forge_slot_link(second, static_cast<unsigned char *>(live) - 16);
+         void *p = a.allocate(64);        // second
+         void *q = a.allocate(64);        // would be the live block again: its check word stops it
+         std::printf("%p %p\n", p, q);
+      },
+      overwritten, buffer + 160);
+}
+
+BOOST_AUTO_TEST_CASE(a_slot_link_overwritten_with_plain_bytes_is_reported)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(first);
+         write_after_free(first, 0x4141414141414141u);   // not protected: decodes to a wild address
+         void *p = a.allocate(64);
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_tree_link_forged_to_a_stack_address_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char fake_node[64] = {};
+         ba::arena a(buffer, sizeof buffer);
+         void *root = a.allocate(20000);   // a block of 20016 bytes at the buffer's start
+         (void)a.allocate(64);
+         void *other = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(root);
+         a.deallocate(other);              // the tree: root, other on its right
+         forge_tree_right_link(root, fake_node);
+         void *p = a.allocate(20000);      // checks the root's links before it uses the tree
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *big = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(big);
+         write_after_free(buffer, 100000);   // an overrun backwards into the header's size
+         void *p = a.allocate(30000);       // would split a block that is not there
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(p);
+         a.deallocate(p);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 16);
+}
+
+BOOST_AUTO_TEST_CASE(defragment_reports_a_free_block_overwritten)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(first);
+         write_after_free(buffer, 4096);   // the free block's size: the walk would jump
+         a.defragment();
+      },
+      overwritten, buffer);
+}
+
+#if BOOST_ALLOCPLUS_CHECKED
+
+BOOST_AUTO_TEST_CASE(an_arena_destroyed_with_live_blocks_reports_them)
+{
+   alignas(16) static unsigned char buffer[8192];
+   alignas(ba::arena) static unsigned char storage[sizeof(ba::arena)];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena *a = ::new (static_cast<void *>(storage)) ba::arena(buffer, sizeof buffer);
+         (void)a->allocate(64);    // 80 block bytes
+         (void)a->allocate(100);   // 128
+         a->~arena();
+      },
+      "ba::arena: destroyed with 2 live blocks (208 bytes)", storage);
+}
+
+#endif
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+
+BOOST_AUTO_TEST_CASE(asan_sees_a_use_after_free_and_an_overflow_into_a_header)
+{
+   static unsigned char buffer[8192];
+   const child_outcome after_free = run_in_child([&] {
+      ba::arena a(buffer, sizeof buffer);
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      (void)a.allocate(64);
+      a.deallocate(p);
+      allocplus_test::use(p[8]);
+   });
+   BOOST_TEST(after_free.exit_code != 0);
+   BOOST_TEST(after_free.err.find("use-after-poison") != std::string::npos);
+   const child_outcome overflow = run_in_child([&] {
+      ba::arena a(buffer, sizeof buffer);
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      (void)a.allocate(64);
+      p[64 + 4] = 1;   // the next block's header
+      a.release();
+   });
+   BOOST_TEST(overflow.exit_code != 0);
+   BOOST_TEST(overflow.err.find("use-after-poison") != std::string::npos);
+}
+
+#endif
+
+BOOST_AUTO_TEST_CASE(ba_vector_grows_in_place_at_the_bump_end)
+{
+   static unsigned char buffer[1 << 20];
+   ba::arena a(buffer, sizeof buffer);
+   ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>> v{ba::arena_allocator<std::int64_t>(a)};
+   v.push_back(0);
+   const std::int64_t *first = v.data();
+   for (std::int64_t i = 1; i < 50000; ++i) v.push_back(i);
+   BOOST_TEST(v.data() == first);   // the vector's buffer is the arena's last block: never moved
+   BOOST_TEST(a.statistics().live_blocks == 1u);
+   for (std::int64_t i = 0; i < 50000; ++i) BOOST_TEST_REQUIRE(v[static_cast<std::size_t>(i)] == i);
+   v.resize(10);
+   v.shrink_to_fit();
+   BOOST_TEST(v.data() == first);   // shrunk in place: the bump pointer took the rest back
+   BOOST_TEST(a.statistics().bytes_allocated < 256u);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
+{
+   static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   ba::arena_allocator<int> al(a);
+   std::size_t received = 100;
+   int *reuse = nullptr;
+   int *p = al.allocation_command(ba::allocate_new | ba::zero_memory, 10, received, reuse);
+   BOOST_TEST(received >= 100u);
+   BOOST_TEST(std::count(p, p + received, 0) == static_cast<std::ptrdiff_t>(received));
+   void *blocker = a.allocate(16);
+   // Not at the bump end: no forward growth; with allocate_new a new block.
+   received = 1000;
+   reuse = p;
+   BOOST_TEST(al.allocation_command(ba::expand_fwd | ba::nothrow_allocation, 500, received, reuse) == nullptr);
+   int *q = al.allocation_command(ba::expand_fwd | ba::allocate_new, 500, received, reuse);
+   BOOST_TEST(q != p);
+   BOOST_TEST(reuse == nullptr);
+   al.deallocate(p, 0);
+   // q is at the bump end: it grows there.
+   received = 4000;
+   reuse = q;
+   BOOST_TEST(al.allocation_command(ba::expand_fwd, 2000, received, reuse) == q);
+   BOOST_TEST(received >= 4000u);
+   received = 10;
+   BOOST_TEST(al.allocation_command(ba::shrink_in_place, 100, received, reuse) == q);
+   BOOST_TEST(received >= 10u);
+   BOOST_TEST(received <= 100u);
+   BOOST_CHECK_THROW((void)al.allocation_command(ba::expand_fwd, 1 << 20, received, reuse), std::bad_alloc);
+   {
+      // A shrink that would leave more than limit fails without touching the block: the caller
+      // keeps using all of it (the block used to be cut first, its tail then written over).
+      ba::arena_allocator<char> chars(a);
+      for (const bool at_bump_end : {true, false}) {
+         char *c = chars.allocate(64);
+         char *after = at_bump_end ? nullptr : chars.allocate(16);
+         std::size_t want = 17;   // 32 bytes: over the limit of 20
+         char *keep = c;
+         BOOST_TEST(chars.allocation_command(ba::shrink_in_place | ba::nothrow_allocation, 20, want, keep) == nullptr);
+         BOOST_TEST(a.capacity(c) == 64u);
+         BOOST_TEST(a.verify());
+         if (after) chars.deallocate(after, 16);
+         chars.deallocate(c, 64);
+      }
+   }
+   al.deallocate(q, 0);
+   a.deallocate(blocker);
+   ba::arena_allocator<int>::multiallocation_chain chain;
+   al.allocate_individual(20, chain);
+   BOOST_TEST(chain.size() == 20u);
+   BOOST_TEST(a.statistics().live_blocks == 20u);
+   al.deallocate_individual(chain);
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_CHECK_THROW(al.allocate_many(4000, 10, chain), std::bad_alloc);   // 160 KB: more than the buffer
+   BOOST_TEST(chain.empty());
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   BOOST_TEST(a.verify());
+}

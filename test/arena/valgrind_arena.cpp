@@ -1,0 +1,87 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// Run under valgrind, one mode per run; memcheck must see each block of an arena as a block:
+//   clean            containers over the arena, the slot table and the tree, over-aligned blocks,
+//                    in-place and moving reallocation, defragment(), release(): memcheck must have
+//                    nothing to say
+//   leak             a block of 40 bytes (48 usable) is lost and the arena dropped with it (an
+//                    unchecked build, which does not stop on it): memcheck reports it
+//   use_after_free   a write into a freed block: memcheck reports it
+#include <boost/allocplus/arena.hpp>
+#include <boost/allocplus/arena_allocator.hpp>
+
+#include <cstring>
+#include <list>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ba = boost::allocplus;
+
+namespace {
+
+alignas(64) unsigned char buffer[1 << 20];
+
+void clean()
+{
+   ba::arena a(buffer, sizeof buffer);
+   {
+      std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
+      std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
+         ba::arena_allocator<std::pair<const int, int>>(a)};
+      for (int i = 0; i < 1000; ++i) m[i] = i;
+      for (int i = 0; i < 1000; i += 3) m.erase(i);
+      std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
+      for (int i = 0; i < 20000; ++i) v.push_back(i);
+      l.clear();
+   }
+   void *big = a.allocate(40000);     // the tree
+   void *sep = a.allocate(100, 256);  // over-aligned
+   std::memset(big, 1, 40000);
+   std::memset(sep, 2, 100);
+   a.deallocate(big);
+   void *again = a.allocate(20000);   // split from the tree block
+   std::memset(again, 3, 20000);
+   void *grown = a.reallocate(sep, 5000);   // at the bump end: in place
+   std::memset(grown, 4, 5000);
+   void *moved = a.reallocate(again, 30000);   // not at the bump end: moves
+   std::memset(moved, 5, 30000);
+   void *last = a.allocate(64);
+   a.deallocate(moved);
+   a.defragment();                    // merges the freed blocks, inside the superblock
+   std::memset(last, 7, 64);
+   a.release();
+   void *fresh = a.allocate(128);
+   std::memset(fresh, 6, 128);
+   a.deallocate(fresh);
+}
+
+void leak()
+{
+   ba::arena a(buffer, sizeof buffer);
+   void *lost = a.allocate(40);
+   std::memset(lost, 1, 40);
+   lost = nullptr;
+}
+
+void use_after_free()
+{
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+   void *keep = a.allocate(64);
+   a.deallocate(p);
+   p[40] = 1;
+   a.deallocate(keep);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+   const std::string mode = argc > 1 ? argv[1] : "clean";
+   if (mode == "leak") leak();
+   else if (mode == "use_after_free") use_after_free();
+   else clean();
+   return 0;
+}
