@@ -369,8 +369,11 @@ BOOST_AUTO_TEST_CASE(the_pools_misuse_checks_are_reached_through_the_resources)
    ba::synchronized_pool_resource s;
    void *a = s.allocate(24, 8);
    void *b = s.allocate(24, 8);
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   // (A node freed twice while it waits in the thread's bin: a walk of the bin, level 2.)
    allocplus_test::expect_report([&] { s.deallocate(a, 24, 8); s.deallocate(b, 24, 8); s.deallocate(a, 24, 8); },
                                  "ba::synchronized_pool_resource: double free of a node (held in a thread's bin)", a);
+#endif
    allocplus_test::expect_report([&] { s.deallocate(foreign, 24, 8); },
                                  "ba::synchronized_pool_resource: a pointer that did not come from this pool is freed",
                                  foreign);
