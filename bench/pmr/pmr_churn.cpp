@@ -13,8 +13,10 @@
 //
 // Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
 // `ba_sync_pool` (ba::synchronized_pool_resource), `ba_default_heap` (ba::default_heap_resource());
-// `std_unsync_pool` / `std_sync_pool` (std::pmr's pool resources), `new_delete`
-// (std::pmr::new_delete_resource()).
+// `ba_arena` (ba::arena_resource over a ba::arena in a 64 MiB buffer); `std_unsync_pool` /
+// `std_sync_pool` (std::pmr's pool resources), `new_delete` (std::pmr::new_delete_resource()),
+// `std_monotonic_buffer` (std::pmr::monotonic_buffer_resource over a 64 MiB buffer: it never
+// reuses a freed block).
 
 #include <boost/allocplus/memory_resource.hpp>
 
@@ -65,6 +67,22 @@ struct global {
 };
 std::pmr::memory_resource *ba_default_heap() { return ba::default_heap_resource(); }
 
+// A buffer of 64 MiB from the system (pages touched as the churn reaches them), for the resources
+// over a buffer: ours (an arena) and std's monotonic one.
+struct big_buffer {
+   static constexpr std::size_t bytes = std::size_t(64) << 20;
+   std::unique_ptr<unsigned char[]> memory{new unsigned char[bytes]};
+};
+struct arena_holder : big_buffer {
+   ba::arena arena{memory.get(), bytes};
+   ba::arena_resource resource{arena};
+   std::pmr::memory_resource &get() { return resource; }
+};
+struct monotonic_holder : big_buffer {
+   std::pmr::monotonic_buffer_resource resource{memory.get(), bytes, std::pmr::null_memory_resource()};
+   std::pmr::memory_resource &get() { return resource; }
+};
+
 template <class Holder>
 void register_resource(const std::string &name)
 {
@@ -85,8 +103,10 @@ int main(int argc, char **argv)
    register_resource<owned<ba::unsynchronized_pool_resource>>("ba_unsync_pool");
    register_resource<owned<ba::synchronized_pool_resource>>("ba_sync_pool");
    register_resource<global<&ba_default_heap>>("ba_default_heap");
+   register_resource<arena_holder>("ba_arena");
    register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool");
    register_resource<owned<std::pmr::synchronized_pool_resource>>("std_sync_pool");
    register_resource<global<&std::pmr::new_delete_resource>>("new_delete");
+   register_resource<monotonic_holder>("std_monotonic_buffer");
    return ba_bench::run_benchmarks(argc, argv);
 }

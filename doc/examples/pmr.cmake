@@ -4,4 +4,5 @@
 # The examples quoted by doc/memory_resource.md, included from doc/examples/CMakeLists.txt.
 allocplus_doc_examples(PAGE memory_resource FILES
   pmr_pool_resources.cpp
-  pmr_heap_resources.cpp)
+  pmr_heap_resources.cpp
+  pmr_arena_resource.cpp)

@@ -86,7 +86,18 @@ struct unsynchronized_case {
    static constexpr bool pooled = true;
 };
 
-using all_resources = std::tuple<default_heap_case, heap_case, buffer_heap_case, synchronized_case, unsynchronized_case>;
+// (The arena serves every size and alignment while it has room: it forwards only when it is full.)
+struct arena_case {
+   counting_resource upstream;
+   alignas(std::max_align_t) unsigned char buffer[4 << 20];
+   ba::arena arena{buffer, sizeof buffer};
+   ba::arena_resource resource{arena, &upstream};
+   std::pmr::memory_resource &get() { return resource; }
+   static constexpr bool pooled = false;
+};
+
+using all_resources = std::tuple<default_heap_case, heap_case, buffer_heap_case, synchronized_case, unsynchronized_case,
+                                 arena_case>;
 
 bool aligned(const void *p, std::size_t alignment)
 {
@@ -133,6 +144,10 @@ BOOST_AUTO_TEST_CASE(stateful_resources_are_equal_only_to_themselves)
    ba::unsynchronized_pool_resource u1, u2;
    BOOST_TEST(!u1.is_equal(u2));
    BOOST_TEST(!u1.is_equal(s1));
+   alignas(std::max_align_t) static unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   ba::arena_resource a1(a), a2(a);   // (over one arena all the same: each resource is itself)
+   BOOST_TEST(!a1.is_equal(a2));
 }
 
 BOOST_AUTO_TEST_CASE(default_heap_resources_compare_equal_by_type)
@@ -293,6 +308,42 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(an_upstream_that_runs_out_throws_and_containers_st
    BOOST_TEST(v.size() == 1000u);
 }
 
+BOOST_AUTO_TEST_CASE(a_full_arena_forwards_to_its_upstream_and_takes_its_blocks_back)
+{
+   alignas(std::max_align_t) static unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   counting_resource upstream;
+   ba::arena_resource r(a, &upstream);
+   BOOST_TEST(&r.arena() == &a);
+   BOOST_TEST(r.upstream_resource() == &upstream);
+   std::vector<void *> blocks;
+   while (upstream.allocations == 0) blocks.push_back(r.allocate(1000, 8));
+   BOOST_TEST(blocks.size() > 4u);   // the arena served the first ones
+   BOOST_TEST(a.owns(blocks.front()));
+   BOOST_TEST(!a.owns(blocks.back()));
+   BOOST_TEST(r.statistics().bytes_allocated >= (blocks.size() - 1) * 1000);
+   for (void *p : blocks) r.deallocate(p, 1000, 8);
+   BOOST_TEST(upstream.live == 0u);   // the upstream's block went back to it, the others to the arena
+   BOOST_TEST(r.statistics().bytes_allocated == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_full_arena_without_upstream_throws_and_containers_stay)
+{
+   alignas(std::max_align_t) static unsigned char buffer[16384];
+   ba::arena a(buffer, sizeof buffer);
+   ba::arena_resource r(a);   // upstream: std::pmr::null_memory_resource()
+   std::pmr::vector<int> v({1, 2, 3}, &r);
+   BOOST_CHECK_THROW(v.resize(100000), std::bad_alloc);
+   BOOST_TEST((v == std::pmr::vector<int>{1, 2, 3}));
+   std::pmr::list<int> l(&r);
+   BOOST_CHECK_THROW(for (;;) l.push_back(1), std::bad_alloc);
+   const std::size_t n = l.size();
+   BOOST_TEST(n > 0u);
+   l.pop_back();
+   l.push_back(2);   // the node freed is reused
+   BOOST_TEST(l.size() == n);
+}
+
 BOOST_AUTO_TEST_CASE(a_heap_over_a_full_buffer_throws_and_containers_stay)
 {
    alignas(std::max_align_t) static unsigned char buffer[16384];
@@ -379,6 +430,16 @@ BOOST_AUTO_TEST_CASE(the_pools_misuse_checks_are_reached_through_the_resources)
                                  foreign);
    s.deallocate(a, 24, 8);
    s.deallocate(b, 24, 8);
+
+   alignas(std::max_align_t) static unsigned char buffer[4096];
+   ba::arena arena(buffer, sizeof buffer);
+   ba::arena_resource r(arena);
+   void *c = r.allocate(40, 8);
+   void *d = r.allocate(40, 8);   // (so that c does not go back to the bump pointer)
+   allocplus_test::expect_report([&] { r.deallocate(c, 40, 8); r.deallocate(c, 40, 8); },
+                                 "ba::arena::deallocate: a block freed twice, or not from this arena", c);
+   r.deallocate(c, 40, 8);
+   r.deallocate(d, 40, 8);
 }
 #endif
 

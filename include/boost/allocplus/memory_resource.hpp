@@ -8,9 +8,11 @@
 //   heap_resource                  an independent heap, from the system or in a caller's buffer
 //   synchronized_pool_resource     size-class pools shared by threads, per-thread bins
 //   unsynchronized_pool_resource   size-class pools of its own, for one thread at a time
-// The resources of the adaptive pools and the arena join them here, each in a header of its own
-// (the adaptive pool's with the size classes of detail/pool_resource_classes.hpp).
+//   arena_resource                 a ba::arena (a buffer of yours), with an upstream when it is full
+// The resources of the adaptive pools join them here, in a header of their own, with the size
+// classes of detail/pool_resource_classes.hpp.
 
+#include <boost/allocplus/arena_resource.hpp>
 #include <boost/allocplus/default_heap_resource.hpp>
 #include <boost/allocplus/heap_resource.hpp>
 #include <boost/allocplus/synchronized_pool_resource.hpp>
