@@ -433,6 +433,12 @@ BOOST_ALLOCPLUS_CORE_NO_ASAN void write_after_free(void *where, std::uintptr_t v
    *static_cast<volatile std::uintptr_t *>(where) = value;
 }
 
+// Reads a word the arena keeps poisoned under ASan (a header), as the overrun before a write would.
+BOOST_ALLOCPLUS_CORE_NO_ASAN std::uintptr_t read_raw(const void *where)
+{
+   return *static_cast<const volatile std::uintptr_t *>(where);
+}
+
 // Where a write after free lands in a freed block whose user pointer was p: the slot list's link
 // (protected as the arena protects it, so only the arena's checks stand in the way) ...
 void forge_slot_link(void *p, const void *to)
@@ -444,6 +450,11 @@ void forge_slot_link(void *p, const void *to)
 void forge_tree_right_link(void *p, const void *to)
 {
    write_after_free(static_cast<std::uintptr_t *>(p) + 2, reinterpret_cast<std::uintptr_t>(to));
+}
+
+void forge_tree_left_link(void *p, const void *to)
+{
+   write_after_free(static_cast<std::uintptr_t *>(p) + 1, reinterpret_cast<std::uintptr_t>(to));
 }
 
 } // namespace
@@ -523,6 +534,31 @@ BOOST_AUTO_TEST_CASE(a_tree_link_forged_to_a_stack_address_is_reported_never_fol
       overwritten, buffer);
 }
 
+// The erase's rebalancing rotates around a sibling off the lookup's path and moves the sibling's
+// child: a forged link there must be found before the rotation writes through it.
+BOOST_AUTO_TEST_CASE(a_tree_link_off_the_lookup_path_is_reported_before_a_rotation_uses_it)
+{
+   alignas(16) static unsigned char buffer[1 << 18];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char fake_node[64] = {};
+         ba::arena a(buffer, sizeof buffer);
+         void *blocks[4];
+         for (int i = 0; i < 4; ++i) {
+            blocks[i] = a.allocate(20000 + 10000 * static_cast<std::size_t>(i));   // 20016, 30016... bytes
+            (void)a.allocate(64);                                                 // 80 bytes between
+         }
+         // Freed in size order: the tree is 30K at the root, 20K and 40K black, 50K red right of 40K.
+         for (void *b : blocks) a.deallocate(b);
+         forge_tree_left_link(blocks[2], fake_node);   // 40K's left link (off the path to 20K)
+         // Takes 20K, a black leaf: the rebalancing rotates left around 40K, which would set the
+         // forged node's parent (a write to the stack) without the check.
+         void *p = a.allocate(20000);
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer + 20016 + 80 + 30016 + 80);
+}
+
 BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
 {
    alignas(16) static unsigned char buffer[1 << 17];
@@ -537,6 +573,27 @@ BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
          std::printf("%p\n", p);
       },
       overwritten, buffer);
+}
+
+// An overrun of one block rewrites the next one's header, its state left as it was: the free
+// must not file a block where the forged header says (far below the arena).
+BOOST_AUTO_TEST_CASE(a_live_header_rewritten_by_an_overrun_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   unsigned char *const second_user = buffer + 80 + 16;   // the second block of 80 bytes, past its header
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         (void)a.allocate(64);
+         void *second = a.allocate(64);
+         (void)a.allocate(64);
+         // The header's first word is the block's size, the second its lead (low half) with the
+         // alignment and the state above: a lead of 256 MiB, the state kept.
+         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
+         write_after_free(header + 1, (read_raw(header + 1) & ~std::uintptr_t(0xffffffff)) | 0x10000000u);
+         a.deallocate(second);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", second_user);
 }
 
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
@@ -660,6 +717,17 @@ BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
    BOOST_TEST(received >= 10u);
    BOOST_TEST(received <= 100u);
    BOOST_CHECK_THROW((void)al.allocation_command(ba::expand_fwd, 1 << 20, received, reuse), std::bad_alloc);
+   {
+      // An expansion to less than the block holds never shrinks it, and zeroes nothing (the
+      // bytes it would zero were counted from the old capacity: an unsigned underflow before).
+      const std::size_t held = al.size(q);
+      q[held - 1] = 42;
+      received = 1;
+      BOOST_TEST(al.allocation_command(ba::expand_fwd | ba::zero_memory, 2, received, reuse) == q);
+      BOOST_TEST(received == held);
+      BOOST_TEST(al.size(q) == held);
+      BOOST_TEST(q[held - 1] == 42);
+   }
    {
       // A shrink that would leave more than limit fails without touching the block: the caller
       // keeps using all of it (the block used to be cut first, its tail then written over).

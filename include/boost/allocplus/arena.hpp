@@ -374,6 +374,7 @@ private:
       const tree_node found = checked_lower_bound(need);
       if (found == nullptr) return nullptr;
       check_successor_path(found);
+      check_rebalance_neighbourhood(found);
       detail::arena_tree_block &t = *tree_value_traits::to_value_ptr(found);
       tree_.erase(tree_.iterator_to(t));
       free_bytes_ -= t.header.size;
@@ -544,6 +545,7 @@ private:
    {
       std::uintptr_t k = ~reinterpret_cast<std::uintptr_t>(this) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      (void)ba_default_heap();   // the core's set-up makes the secret (an arena may come first)
       k ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
 #endif
       return k;
@@ -630,6 +632,30 @@ private:
       for (x = tree_node_traits::get_right(x); x != nullptr; x = tree_node_traits::get_left(x)) check_tree_node(x);
    }
 
+   // An erase rebalances from the place a node leaves (x's, or its successor's when x has two
+   // children) up to the root, rotating around the siblings of the nodes on the way and moving
+   // the siblings' children: every node on the way and every sibling is checked, and a sibling's
+   // check covers its children (in the arena, pointing back). A tree deeper than a red-black tree
+   // of the arena's blocks can be (a cycle forged into free memory) is corruption too.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_rebalance_neighbourhood(tree_node x) const noexcept
+   {
+      tree_node y = x;
+      if (tree_node_traits::get_left(x) != nullptr && tree_node_traits::get_right(x) != nullptr)
+         for (y = tree_node_traits::get_right(x); tree_node_traits::get_left(y) != nullptr;)
+            y = tree_node_traits::get_left(y);
+      const tree_node header = tree_header();
+      for (unsigned depth = 0;; ++depth) {
+         if (BOOST_UNLIKELY(depth > 2 * 64)) report_corrupted(block_of(x));
+         check_tree_node(y);
+         const tree_node parent = tree_node_traits::get_parent(y);
+         if (parent == header) return;
+         const tree_node sibling = tree_node_traits::get_left(parent) == y ? tree_node_traits::get_right(parent)
+                                                                           : tree_node_traits::get_left(parent);
+         if (sibling != nullptr) check_tree_node(sibling);
+         y = parent;
+      }
+   }
+
    // The path an insert of a block of `size` bytes takes (the multiset's: after equal sizes).
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_insert_path(std::size_t size) const noexcept
    {
@@ -652,21 +678,20 @@ private:
    }
 
    // The header of live block p; in checked builds p is first checked to be one.
+   // Every build, at constant cost (as glibc checks a chunk given back): the pointer is one the
+   // arena could have handed out, its block is live, and the block its header describes lies in
+   // the arena (an overrun that rewrote the header must not make the free file a block elsewhere).
    BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
       const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
       BOOST_ALLOCPLUS_ARENA_CHECK(owns(p) && a % detail::arena_granule == 0, what, p);
-      const detail::arena_header *h = header_of(p);
-      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->lead <= a - reinterpret_cast<std::uintptr_t>(begin_) -
+      detail::arena_header *h = header_of(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->size % detail::arena_granule == 0 &&
+                                      h->size >= detail::arena_min_block && h->lead <= a - reinterpret_cast<std::uintptr_t>(begin_) -
                                                                                 detail::arena_header_size &&
                                       h->size <= static_cast<std::size_t>(bump_ - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
                                    what, p);
-#else
-      // Constant and in every build: a block freed twice would sit twice in a free list.
-      BOOST_ALLOCPLUS_ARENA_CHECK(header_of(p)->state == detail::arena_live, what, p);
-#endif
-      return header_of(p);
+      return h;
    }
 
    const char *live_blocks_message() const noexcept

@@ -89,6 +89,11 @@ public:
          }
       } else if (reuse != nullptr && (command & expand_fwd)) {
          const size_type before = arena_->capacity(reuse);
+         if (limit <= size(reuse)) {
+            // Already as large as asked: an expansion never shrinks (the arena's resize would).
+            prefer_in_received_out = size(reuse);
+            return reuse;
+         }
          for (size_type want : {preferred > limit ? preferred : limit, limit}) {
             if (want <= max_size() && arena_->try_resize_in_place(reuse, want * sizeof(T))) {
                zero_gained(command, reuse, before);
@@ -172,7 +177,7 @@ private:
    // zero_memory: zeroes the bytes of p from bytes_before to its capacity.
    void zero_gained(allocation_type command, T *p, std::size_t bytes_before) const noexcept
    {
-      if (command & zero_memory)
+      if ((command & zero_memory) && arena_->capacity(p) > bytes_before)
          std::memset(reinterpret_cast<unsigned char *>(p) + bytes_before, 0, arena_->capacity(p) - bytes_before);
    }
 
