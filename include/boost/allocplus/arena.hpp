@@ -10,6 +10,7 @@
 //
 // One arena is not for use from two threads at once.
 
+#include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
 #include <boost/allocplus/detail/arena_block.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>

@@ -6,6 +6,7 @@
 // ba::arena_allocator<T>: the standard allocator interface over a ba::arena, for std and ba
 // containers whose memory should come from a caller's buffer.
 
+#include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
 #include <boost/allocplus/allocation_command.hpp>
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>

@@ -3,6 +3,7 @@
 #ifndef BOOST_ALLOCPLUS_ARENA_RESOURCE_HPP
 #define BOOST_ALLOCPLUS_ARENA_RESOURCE_HPP
 
+#include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 

@@ -12,6 +12,7 @@
 // The resources of the adaptive pools join them here, in a header of their own, with the size
 // classes of detail/pool_resource_classes.hpp.
 
+#include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
 #include <boost/allocplus/arena_resource.hpp>
 #include <boost/allocplus/default_heap_resource.hpp>
 #include <boost/allocplus/heap_resource.hpp>
