@@ -104,6 +104,22 @@ bool aligned(const void *p, std::size_t alignment)
    return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
 }
 
+// A resource over a 16 KiB buffer and nothing else: a vector that cannot grow keeps its elements;
+// a list filled to the last byte throws, and a node freed then is reused.
+void check_a_full_buffer_throws_and_containers_stay(std::pmr::memory_resource &r)
+{
+   std::pmr::vector<int> v({1, 2, 3}, &r);
+   BOOST_CHECK_THROW(v.resize(100000), std::bad_alloc);
+   BOOST_TEST((v == std::pmr::vector<int>{1, 2, 3}));
+   std::pmr::list<int> l(&r);
+   BOOST_CHECK_THROW(for (;;) l.push_back(1), std::bad_alloc);
+   const std::size_t n = l.size();
+   BOOST_TEST(n > 0u);
+   l.pop_back();
+   l.push_back(2);
+   BOOST_TEST(l.size() == n);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_result_is_aligned_and_usable, Case, all_resources)
@@ -332,32 +348,14 @@ BOOST_AUTO_TEST_CASE(a_full_arena_without_upstream_throws_and_containers_stay)
    alignas(std::max_align_t) static unsigned char buffer[16384];
    ba::arena a(buffer, sizeof buffer);
    ba::arena_resource r(a);   // upstream: std::pmr::null_memory_resource()
-   std::pmr::vector<int> v({1, 2, 3}, &r);
-   BOOST_CHECK_THROW(v.resize(100000), std::bad_alloc);
-   BOOST_TEST((v == std::pmr::vector<int>{1, 2, 3}));
-   std::pmr::list<int> l(&r);
-   BOOST_CHECK_THROW(for (;;) l.push_back(1), std::bad_alloc);
-   const std::size_t n = l.size();
-   BOOST_TEST(n > 0u);
-   l.pop_back();
-   l.push_back(2);   // the node freed is reused
-   BOOST_TEST(l.size() == n);
+   check_a_full_buffer_throws_and_containers_stay(r);
 }
 
 BOOST_AUTO_TEST_CASE(a_heap_over_a_full_buffer_throws_and_containers_stay)
 {
    alignas(std::max_align_t) static unsigned char buffer[16384];
    ba::heap_resource r(buffer, sizeof buffer);
-   std::pmr::vector<int> v({1, 2, 3}, &r);
-   BOOST_CHECK_THROW(v.resize(100000), std::bad_alloc);
-   BOOST_TEST((v == std::pmr::vector<int>{1, 2, 3}));
-   std::pmr::list<int> l(&r);
-   BOOST_CHECK_THROW(for (;;) l.push_back(1), std::bad_alloc);
-   const std::size_t n = l.size();
-   BOOST_TEST(n > 0u);
-   l.pop_back();
-   l.push_back(2);
-   BOOST_TEST(l.size() == n);
+   check_a_full_buffer_throws_and_containers_stay(r);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(std_and_ba_containers_run_on_each, Case, all_resources)
