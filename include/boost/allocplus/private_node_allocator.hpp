@@ -7,8 +7,7 @@
 #include <boost/allocplus/allocator_traits.hpp>
 #include <boost/allocplus/multiallocation_chain.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
-#include <boost/allocplus/detail/pooled_allocator_base.hpp>
-#include <boost/allocplus/detail/private_pool_set.hpp>
+#include <boost/allocplus/detail/private_pool_handle.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -42,22 +41,13 @@ namespace boost { namespace allocplus {
 //! blocks, to check every pointer).
 template <class T, std::size_t NodesPerBlock = 256, unsigned Version = 2>
 class private_node_allocator
-   : public detail::pooled_allocator_base<T, private_node_allocator<T, NodesPerBlock, Version>, Version> {
+   : public detail::private_pool_handle<T, private_node_allocator<T, NodesPerBlock, Version>, detail::node_pool, Version> {
    static_assert(Version == 1 || Version == 2, "ba::private_node_allocator: Version must be 1 or 2");
    static_assert(NodesPerBlock > 0, "ba::private_node_allocator: NodesPerBlock must be at least 1");
-   using base = detail::pooled_allocator_base<T, private_node_allocator, Version>;
-
-   template <class, std::size_t, unsigned>
-   friend class private_node_allocator;
+   using base = detail::private_pool_handle<T, private_node_allocator, detail::node_pool, Version>;
    friend base;
 
 public:
-   using typename base::size_type;
-   using propagate_on_container_copy_assignment = std::false_type;
-   using propagate_on_container_move_assignment = std::true_type;
-   using propagate_on_container_swap = std::true_type;
-   using is_always_equal = std::false_type;
-
    template <class U>
    struct rebind {
       using other = private_node_allocator<U, NodesPerBlock, Version>;
@@ -69,41 +59,17 @@ public:
    //! Effects: shares x's pools (made first if x has none yet, so that both allocators hand out
    //!   and take back the same nodes). Throws: nothing: when memory is out, the copy has no pools
    //!   (it allocates from new ones, and a node of x given to its deallocate is reported).
-   private_node_allocator(const private_node_allocator &x) noexcept : pools_(x.shared_pools()) {}
+   private_node_allocator(const private_node_allocator &x) noexcept = default;
    template <class U>
-   private_node_allocator(const private_node_allocator<U, NodesPerBlock, Version> &x) noexcept
-      : pools_(x.shared_pools())
+   private_node_allocator(const private_node_allocator<U, NodesPerBlock, Version> &x) noexcept : base(x)
    {
    }
 
    //! Effects: shares x's pools (as the copy constructor), dropping its own.
-   private_node_allocator &operator=(const private_node_allocator &x) noexcept
-   {
-      pools_ = x.shared_pools();
-      return *this;
-   }
+   private_node_allocator &operator=(const private_node_allocator &x) noexcept = default;
 
    //! Returns: an allocator with pools of its own: a copied container does not share its nodes.
    private_node_allocator select_on_container_copy_construction() const noexcept { return {}; }
-
-   //! Effects: gives back to the core every block of the pools (of every node size this
-   //!   allocator's copies and rebinds used) none of whose nodes is in use.
-   //! Returns: the blocks given back. Complexity: O(n log n) for n free nodes.
-   std::size_t release_free_blocks() noexcept
-   {
-      if (!pools_) return 0;
-      detail::private_pool_set::usage_guard guard(*pools_);
-      return pools_->release_free_blocks();
-   }
-
-   //! Returns: what the pools hold, all node sizes together (the pools of every copy and rebind:
-   //!   a container's get_allocator() reports the container's nodes); node_size is the node
-   //!   size when there is one pool. Zeros before the first allocation.
-   //! Complexity: linear in the node sizes.
-   node_pool_statistics statistics() const noexcept
-   {
-      return pools_ ? pools_->statistics() : node_pool_statistics{};
-   }
 
    template <class U>
    friend bool operator==(const private_node_allocator &a, const private_node_allocator<U, NodesPerBlock, Version> &b) noexcept
@@ -117,63 +83,11 @@ public:
    }
 
 private:
+   template <class, std::size_t, unsigned>
+   friend class private_node_allocator;
+
    static constexpr const char *name = "ba::private_node_allocator";
-
-   // The nodes (pooled_allocator_base).
-   void *allocate_node()
-   {
-      detail::node_pool &p = pool();
-      detail::private_pool_set::usage_guard guard(*pools_);
-      return p.allocate();
-   }
-   void deallocate_node(void *p) noexcept
-   {
-      detail::node_pool &pool = existing_pool(p);
-      detail::private_pool_set::usage_guard guard(*pools_);
-      pool.deallocate(p);
-   }
-   bool owns_node(const void *p) const noexcept
-   {
-      const detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
-      return pool && pool->owns(p);
-   }
-
-   // Two allocators without pools yet are equal only to themselves: each will make its own.
-   template <class U>
-   bool shares_pools_with(const private_node_allocator<U, NodesPerBlock, Version> &x) const noexcept
-   {
-      return pools_.get() == x.pools_.get()
-          && (pools_ || static_cast<const void *>(this) == static_cast<const void *>(&x));
-   }
-
-   // The pool set, made now if there is none; null when memory is out.
-   detail::private_pool_set_ptr shared_pools() const noexcept
-   {
-      if (!pools_) pools_ = detail::private_pool_set::make(name, NodesPerBlock);
-      return pools_;
-   }
-
-   detail::node_pool &pool()
-   {
-      if (BOOST_UNLIKELY(!pools_)) {
-         pools_ = detail::private_pool_set::make(name, NodesPerBlock);
-         if (!pools_) detail::throw_bad_alloc();
-      }
-      return pools_->pool_for(sizeof(T), alignof(T));
-   }
-
-   // The pool a node given back belongs to: there must be one.
-   detail::node_pool &existing_pool(const void *p) const noexcept
-   {
-      detail::node_pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
-      if (BOOST_UNLIKELY(!pool))
-         detail::report_usage_error("ba::private_node_allocator: a node is given back to an allocator that has "
-                                    "none (a pointer from elsewhere, or an allocator copied while memory was out)",
-                                    p);
-      return *pool;
-   }
-
-   mutable detail::private_pool_set_ptr pools_;
+   static constexpr detail::node_pool::parameters pool_parameters() noexcept { return NodesPerBlock; }
 };
 
 }} // namespace boost::allocplus

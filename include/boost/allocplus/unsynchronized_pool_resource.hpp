@@ -68,7 +68,7 @@ public:
    //!   pools are kept).
    void release()
    {
-      detail::private_pool_set_ptr fresh = make_pools();
+      detail::private_pool_set_ptr<detail::node_pool> fresh = make_pools();
       pools_ = fresh;
       for (detail::node_pool *&p : by_class_) p = nullptr;
    }
@@ -77,7 +77,7 @@ public:
    //! Returns: the blocks given back. Complexity: O(n log n) for n free nodes.
    std::size_t release_free_blocks() noexcept
    {
-      detail::private_pool_set::usage_guard guard(*pools_);
+      detail::private_pool_set<detail::node_pool>::usage_guard guard(*pools_);
       return pools_->release_free_blocks();
    }
 
@@ -96,7 +96,7 @@ protected:
       const std::size_t cls = classes::class_of(bytes, alignment, last_class_);
       if (cls == classes::upstream) return upstream_->allocate(bytes, alignment);
       detail::node_pool &p = pool(cls);
-      detail::private_pool_set::usage_guard guard(*pools_);
+      detail::private_pool_set<detail::node_pool>::usage_guard guard(*pools_);
       return p.allocate();
    }
 
@@ -112,16 +112,16 @@ protected:
          detail::report_usage_error("ba::unsynchronized_pool_resource: a block is freed into a size class that "
                                     "has allocated nothing (a pointer from elsewhere, or the wrong size)",
                                     p);
-      detail::private_pool_set::usage_guard guard(*pools_);
+      detail::private_pool_set<detail::node_pool>::usage_guard guard(*pools_);
       pool->deallocate(p);
    }
 
    bool do_is_equal(const std::pmr::memory_resource &other) const noexcept override { return this == &other; }
 
 private:
-   detail::private_pool_set_ptr make_pools() const
+   detail::private_pool_set_ptr<detail::node_pool> make_pools() const
    {
-      detail::private_pool_set_ptr set = detail::private_pool_set::make("ba::unsynchronized_pool_resource", nodes_per_block_);
+      detail::private_pool_set_ptr<detail::node_pool> set = detail::private_pool_set<detail::node_pool>::make("ba::unsynchronized_pool_resource", nodes_per_block_);
       if (!set) detail::throw_bad_alloc();
       return set;
    }
@@ -136,7 +136,7 @@ private:
    std::pmr::memory_resource *const upstream_;
    const std::size_t last_class_;
    const std::size_t nodes_per_block_;
-   detail::private_pool_set_ptr pools_;
+   detail::private_pool_set_ptr<detail::node_pool> pools_;
    detail::node_pool *by_class_[classes::count] = {};   // the pools of pools_, by class
 };
 

@@ -132,6 +132,10 @@
                                        * at most 4 GiB) */
 
 #define BA_MALLOC_ALIGNMENT (2 * sizeof(void *))
+/* The bytes the core keeps beside each block it hands out (its header). A block of
+ * k * A - BA_CHUNK_OVERHEAD bytes aligned to A (a power of two) ends where the header of the next
+ * one begins: blocks so sized, taken one after the other, sit end to end, each aligned to A. */
+#define BA_CHUNK_OVERHEAD sizeof(size_t)
 
 /* The `locked` argument of ba_create_heap_over for a heap in memory shared by processes
  * (MAP_SHARED, shm_open): its lock works across processes and is never skipped. */

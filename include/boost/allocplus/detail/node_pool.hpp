@@ -59,12 +59,37 @@ struct node_pool_statistics {
    std::size_t nodes_in_use = 0;   //!< nodes handed out and not given back
    std::size_t free_nodes = 0;     //!< nodes ready to be handed out (freed, or never carved)
    std::size_t bytes_held = 0;     //!< bytes of the blocks held from the core
+
+   //! Effects: adds the counts of s (the pools of one set, summed); node_size becomes s's.
+   void add(const node_pool_statistics &s) noexcept
+   {
+      node_size = s.node_size;
+      blocks += s.blocks;
+      nodes_in_use += s.nodes_in_use;
+      free_nodes += s.free_nodes;
+      bytes_held += s.bytes_held;
+   }
 };
 
 namespace detail {
 
+//! Returns: the process's secret where the core is header-only (0 elsewhere), which the pools mix
+//! into the values they check (a value a program stores cannot be chosen to match one without
+//! reading the process's memory).
+inline std::uintptr_t pool_secret() noexcept
+{
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   return __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#else
+   return 0;
+#endif
+}
+
 class node_pool {
 public:
+   using parameters = std::size_t;   // the nodes a block holds
+   using statistics_type = node_pool_statistics;
+
    //! Requires: node_alignment is a power of two; nodes_per_block > 0; owner (the allocator's
    //!   name, for reports) outlives the pool.
    //! Effects: an empty pool of nodes of node_size bytes (at least a pointer, rounded up to a
@@ -257,14 +282,7 @@ private:
    // The mark of a free node: this pool's (a node of another pool does not carry it), mixed with
    // the process's secret where the core is header-only (a value a program stores in its node
    // cannot be chosen to match it without reading the process's memory).
-   std::uintptr_t mark() const noexcept
-   {
-      std::uintptr_t m = ~reinterpret_cast<std::uintptr_t>(this);
-#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      m ^= __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
-#endif
-      return m;
-   }
+   std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret(); }
    bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
    void set_mark(void *node) const noexcept
    {

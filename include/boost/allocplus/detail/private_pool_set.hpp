@@ -3,10 +3,11 @@
 #ifndef BOOST_ALLOCPLUS_DETAIL_PRIVATE_POOL_SET_HPP
 #define BOOST_ALLOCPLUS_DETAIL_PRIVATE_POOL_SET_HPP
 
-// What a private pool allocator's handle points to: the node pools of one container, one per node
-// size and alignment (a container rebinds its allocator to its node type, std::allocate_shared to
-// its control block), shared by the handle's copies and counted by them. Not thread-safe, as the
-// allocators over it; checked builds report two threads inside one set at once.
+// What a private pool allocator's handle points to: the pools of one container (engines:
+// node_pool, adaptive_node_pool), one per node size and alignment (a container rebinds its
+// allocator to its node type, std::allocate_shared to its control block), shared by the handle's
+// copies and counted by them. Not thread-safe, as the allocators over it; checked builds report
+// two threads inside one set at once.
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
@@ -15,19 +16,22 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdio>
 #include <new>
 #include <utility>
 
 namespace boost { namespace allocplus { namespace detail {
 
+template <class Pool>
 class private_pool_set;
 
 //! A counted reference to a private_pool_set (boost::intrusive_ptr's shape, without the atomics:
 //! the set is used from one thread at a time).
+template <class Pool>
 class private_pool_set_ptr {
 public:
    private_pool_set_ptr() noexcept = default;
-   explicit private_pool_set_ptr(private_pool_set *set) noexcept : set_(set) {}   // adopts a count of 1
+   explicit private_pool_set_ptr(private_pool_set<Pool> *set) noexcept : set_(set) {}   // adopts a count of 1
    private_pool_set_ptr(const private_pool_set_ptr &x) noexcept : set_(x.set_) { add_ref(); }
    private_pool_set_ptr(private_pool_set_ptr &&x) noexcept : set_(std::exchange(x.set_, nullptr)) {}
    ~private_pool_set_ptr() { release(); }
@@ -37,24 +41,35 @@ public:
       return *this;
    }
 
-   private_pool_set *get() const noexcept { return set_; }
-   private_pool_set *operator->() const noexcept { return set_; }
-   private_pool_set &operator*() const noexcept { return *set_; }
+   private_pool_set<Pool> *get() const noexcept { return set_; }
+   private_pool_set<Pool> *operator->() const noexcept { return set_; }
+   private_pool_set<Pool> &operator*() const noexcept { return *set_; }
    explicit operator bool() const noexcept { return set_ != nullptr; }
 
 private:
-   inline void add_ref() const noexcept;
-   inline void release() noexcept;
+   void add_ref() const noexcept
+   {
+      if (set_) ++set_->references_;
+   }
+   void release() noexcept
+   {
+      if (set_ && --set_->references_ == 0) delete set_;
+      set_ = nullptr;
+   }
 
-   private_pool_set *set_ = nullptr;
+   private_pool_set<Pool> *set_ = nullptr;
 };
 
+template <class Pool>
 class private_pool_set {
 public:
+   using parameters = typename Pool::parameters;
+   using statistics_type = typename Pool::statistics_type;
+
    //! Returns: a new, empty set (count 1), or null when memory is out. Takes no memory for pools.
-   static private_pool_set_ptr make(const char *owner, std::size_t nodes_per_block) noexcept
+   static private_pool_set_ptr<Pool> make(const char *owner, const parameters &params) noexcept
    {
-      return private_pool_set_ptr(new (std::nothrow) private_pool_set(owner, nodes_per_block));
+      return private_pool_set_ptr<Pool>(new (std::nothrow) private_pool_set(owner, params));
    }
 
    private_pool_set(const private_pool_set &) = delete;
@@ -62,11 +77,11 @@ public:
 
    //! Returns: the pool of nodes of (size, alignment), made if there is none yet.
    //! Throws: std::bad_alloc when it must be made and memory is out.
-   node_pool &pool_for(std::size_t size, std::size_t alignment)
+   Pool &pool_for(std::size_t size, std::size_t alignment)
    {
       if (BOOST_LIKELY(first_ != nullptr && first_->serves(size, alignment))) return first_->pool;
-      if (node_pool *p = find(size, alignment)) return *p;
-      entry *e = new (std::nothrow) entry(owner_, size, alignment, nodes_per_block_);
+      if (Pool *p = find(size, alignment)) return *p;
+      entry *e = new (std::nothrow) entry(owner_, size, alignment, params_);
       if (!e) throw_bad_alloc();
       e->next = first_;
       first_ = e;
@@ -74,7 +89,7 @@ public:
    }
 
    //! Returns: the pool of nodes of (size, alignment), or null.
-   node_pool *find(std::size_t size, std::size_t alignment) const noexcept
+   Pool *find(std::size_t size, std::size_t alignment) const noexcept
    {
       for (entry *e = first_; e; e = e->next)
          if (e->serves(size, alignment)) return &e->pool;
@@ -91,20 +106,21 @@ public:
 
    //! Returns: the totals of every pool (node_size: the pools' node size when there is one pool,
    //!   else 0).
-   node_pool_statistics statistics() const noexcept
+   statistics_type statistics() const noexcept
    {
-      node_pool_statistics total;
+      statistics_type total;
       std::size_t pools = 0;
-      for (entry *e = first_; e; e = e->next, ++pools) {
-         const node_pool_statistics s = e->pool.statistics();
-         total.node_size = s.node_size;
-         total.blocks += s.blocks;
-         total.nodes_in_use += s.nodes_in_use;
-         total.free_nodes += s.free_nodes;
-         total.bytes_held += s.bytes_held;
-      }
+      for (entry *e = first_; e; e = e->next, ++pools) total.add(e->pool.statistics());
       if (pools != 1) total.node_size = 0;
       return total;
+   }
+
+   //! Returns: null when every pool's invariants hold, else the first broken one.
+   const char *check() const noexcept
+   {
+      for (entry *e = first_; e; e = e->next)
+         if (const char *broken = e->pool.check()) return broken;
+      return nullptr;
    }
 
    //! Checked builds: marks the set busy for the lifetime of a guard; a second thread that enters
@@ -115,8 +131,7 @@ public:
 #if BOOST_ALLOCPLUS_CHECKED
          : set_(set)
       {
-         if (set_.busy_.exchange(true, std::memory_order_acquire))
-            report_usage_error("ba::private_node_allocator: one pool used from two threads at once", &set_);
+         if (set_.busy_.exchange(true, std::memory_order_acquire)) set_.report_two_threads();
       }
       ~usage_guard() { set_.busy_.store(false, std::memory_order_release); }
 #else
@@ -135,22 +150,26 @@ public:
    };
 
 private:
-   friend class private_pool_set_ptr;
+   friend class private_pool_set_ptr<Pool>;
 
    struct entry {
-      entry(const char *owner, std::size_t size, std::size_t alignment, std::size_t nodes_per_block) noexcept
-         : size(size), alignment(alignment), pool(owner, size, alignment, nodes_per_block)
+      entry(const char *owner, std::size_t size, std::size_t alignment, const parameters &params) noexcept
+         : size(size), alignment(alignment), pool(owner, size, alignment, params)
       {
       }
       bool serves(std::size_t s, std::size_t a) const noexcept { return s == size && a == alignment; }
       const std::size_t size, alignment;
-      node_pool pool;
+      Pool pool;
       entry *next = nullptr;
    };
 
-   private_pool_set(const char *owner, std::size_t nodes_per_block) noexcept
-      : owner_(owner), nodes_per_block_(nodes_per_block)
+   private_pool_set(const char *owner, const parameters &params) noexcept : owner_(owner), params_(params) {}
+
+   [[noreturn]] BOOST_NOINLINE void report_two_threads() const noexcept
    {
+      char message[128];
+      std::snprintf(message, sizeof message, "%s: one pool used from two threads at once", owner_);
+      report_usage_error(message, this);
    }
    ~private_pool_set()
    {
@@ -158,23 +177,13 @@ private:
    }
 
    const char *const owner_;
-   const std::size_t nodes_per_block_;
+   const parameters params_;
    std::size_t references_ = 1;
    entry *first_ = nullptr;
 #if BOOST_ALLOCPLUS_CHECKED
    std::atomic<bool> busy_{false};
 #endif
 };
-
-inline void private_pool_set_ptr::add_ref() const noexcept
-{
-   if (set_) ++set_->references_;
-}
-inline void private_pool_set_ptr::release() noexcept
-{
-   if (set_ && --set_->references_ == 0) delete set_;
-   set_ = nullptr;
-}
 
 }}} // namespace boost::allocplus::detail
 

@@ -3,8 +3,9 @@
 #ifndef BOOST_ALLOCPLUS_DETAIL_SHARED_NODE_POOL_HPP
 #define BOOST_ALLOCPLUS_DETAIL_SHARED_NODE_POOL_HPP
 
-// The pool of node_allocator: one per (node size, alignment, nodes per block) in the process,
-// shared by every thread. A node_pool (node_pool.hpp) under a lock, with per-thread magazines
+// The shared pools (node_allocator's, adaptive_pool's, synchronized_pool_resource's): one per
+// (node size, alignment, block parameters) in the process, shared by every thread. An engine
+// (node_pool.hpp, adaptive_node_pool.hpp) under a lock, with per-thread magazines
 // from the core's thread cache engine (core/detail/pool_cache.h): a thread allocates from and
 // frees into a bin of its own, without the lock; an empty bin takes a magazine from the pool, a
 // full one gives one back, each under the lock once. A node freed by another thread than the one
@@ -24,24 +25,32 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <utility>
 
 namespace boost { namespace allocplus { namespace detail {
 
-class shared_node_pool {
+//! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, deallocate, next_free,
+//! poison, unpoison, owns, statistics, release_free_blocks, report, node_size, node_alignment, and
+//! the types parameters and statistics_type.
+template <class Pool>
+class shared_pool {
 public:
+   using parameters = typename Pool::parameters;
+   using statistics_type = typename Pool::statistics_type;
+
    //! Effects: an empty pool that registers itself with the core's thread caches (when the core
    //!   is header-only and a class is free; otherwise every call takes the lock).
-   shared_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
-                    std::size_t nodes_per_block) noexcept
-      : pool_(owner, node_size, node_alignment, nodes_per_block)
+   shared_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
+               const parameters &params) noexcept
+      : pool_(owner, node_size, node_alignment, params)
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       (void)ba_default_heap();   // the core's set-up (its fork handlers) first
       cls_ = ba_detail_pool_class_register(&give_back, this, &lock_, batch(), pool_.node_alignment() - 1);
 #endif
    }
-   shared_node_pool(const shared_node_pool &) = delete;
-   shared_node_pool &operator=(const shared_node_pool &) = delete;
+   shared_pool(const shared_pool &) = delete;
+   shared_pool &operator=(const shared_pool &) = delete;
 
    //! Returns: a node. Throws: std::bad_alloc when memory is out.
    //! Complexity: constant (a magazine of nodes under the lock when the thread's bin is empty).
@@ -87,12 +96,23 @@ public:
    }
 
    //! Returns: what the pool holds (nodes in threads' bins count as in use).
-   node_pool_statistics statistics() const noexcept
+   statistics_type statistics() const noexcept
    {
       const int taken = lock();
-      node_pool_statistics s = pool_.statistics();
+      statistics_type s = pool_.statistics();
       unlock(taken);
       return s;
+   }
+
+   //! Returns: null when every invariant of the engine holds, else the first broken one (a
+   //!   sentence). Complexity: linear in what the pool holds (nodes in threads' bins are in use).
+   template <class P = Pool>
+   auto check() const noexcept -> decltype(std::declval<const P &>().check())
+   {
+      const int taken = lock();
+      const char *broken = pool_.check();
+      unlock(taken);
+      return broken;
    }
 
 private:
@@ -226,7 +246,7 @@ private:
    // fork child).
    static void give_back(void *self, void *first, std::size_t count)
    {
-      shared_node_pool &p = *static_cast<shared_node_pool *>(self);
+      shared_pool &p = *static_cast<shared_pool *>(self);
       const int taken = p.lock();
       p.return_nodes_locked(first, count);
       p.unlock(taken);
@@ -235,8 +255,10 @@ private:
 
    mutable int lock_ = 0;
    unsigned cls_ = 0;   // the core's class: the threads' bins of this pool (0: none)
-   node_pool pool_;
+   Pool pool_;
 };
+
+using shared_node_pool = shared_pool<node_pool>;
 
 //! The users of a family of shared pools: node_allocator's; Owner::name names them in reports.
 //! (Visible: a template instantiated with a hidden type is hidden, and each shared library built
@@ -245,16 +267,25 @@ struct BOOST_SYMBOL_VISIBLE node_allocator_pools {
    static constexpr const char *name = "ba::node_allocator";
 };
 
-//! The pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block of Owner's
-//! family (each family has pools of its own, so that its statistics and reports are its own):
-//! made on first use (thread-safe), never destroyed.
+//! The shared pool (a SharedPool: a shared_pool<engine>) of nodes of Size bytes and Align
+//! alignment of Owner's family, its engine's parameters made of Params (each family has pools of
+//! its own, so that its statistics and reports are its own): made on first use (thread-safe),
+//! never destroyed.
+template <class SharedPool, class Owner, std::size_t Size, std::size_t Align, std::size_t... Params>
+BOOST_SYMBOL_VISIBLE SharedPool &immortal_shared_pool() noexcept
+{
+   alignas(SharedPool) static unsigned char storage[sizeof(SharedPool)];
+   static SharedPool *const pool = ::new (static_cast<void *>(storage))
+      SharedPool(Owner::name, Size, Align, typename SharedPool::parameters{Params...});
+   return *pool;
+}
+
+//! The node pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block of
+//! Owner's family.
 template <std::size_t Size, std::size_t Align, std::size_t NodesPerBlock, class Owner = node_allocator_pools>
 BOOST_SYMBOL_VISIBLE shared_node_pool &shared_node_pool_for() noexcept
 {
-   alignas(shared_node_pool) static unsigned char storage[sizeof(shared_node_pool)];
-   static shared_node_pool *const pool = ::new (static_cast<void *>(storage))
-      shared_node_pool(Owner::name, Size, Align, NodesPerBlock);
-   return *pool;
+   return immortal_shared_pool<shared_node_pool, Owner, Size, Align, NodesPerBlock>();
 }
 
 }}} // namespace boost::allocplus::detail

@@ -1,0 +1,630 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_ADAPTIVE_NODE_POOL_HPP
+#define BOOST_ALLOCPLUS_DETAIL_ADAPTIVE_NODE_POOL_HPP
+
+// The engine of the adaptive pools: nodes of one size carved from aligned blocks of the core
+// (adaptive_pool_geometry.hpp), each block keeping its own free nodes and their count in a header
+// that a node finds by masking its address. Nothing is stored per node, and a block whose nodes
+// are all free is known the moment its last node comes back, so it can go back to the core.
+//
+// - Blocks with free nodes sit in lists bucketed by their free-node count (32 buckets, a bit of a
+//   word each telling which are not empty): a node is taken from the block with the fewest free
+//   nodes, so that the others drain. Every step is constant time.
+// - Completely free blocks are kept, up to MaxFreeBlocks; a block freed beyond that goes back to
+//   the core at once (and to the system when the core trims).
+// - A block's free list is the core's hardened list (core/detail/free_list.h): a link read is
+//   checked to be aligned as a node is and to stay inside the block, so a write after free is
+//   reported instead of becoming an allocation at the writer's address. Each header carries a check
+//   word (its address, its pool's and the process's secret mixed): a node given back whose header
+//   does not carry it is not this pool's, reported at constant cost in every build. A free node of
+//   two words or more carries the pool's mark in its second word, as node_pool's do (a double
+//   free is reported); checked builds keep a bit per node and a tree of the blocks by address, and
+//   report every double free and every foreign pointer.
+// - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
+//   the pool's blocks (a mempool's superblocks).
+//
+// One pool is not for use from two threads at once: the private allocator owns one per node size,
+// the shared one puts a lock and per-thread magazines in front (shared_node_pool.hpp).
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/detail/adaptive_pool_geometry.hpp>
+#include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <boost/intrusive/list.hpp>
+#include <boost/intrusive/set.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <new>
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+
+namespace boost { namespace allocplus {
+
+//! What an adaptive pool holds (adaptive_pool and private_adaptive_pool statistics).
+struct adaptive_pool_statistics : node_pool_statistics {
+   std::size_t free_blocks = 0;      //!< blocks held whose nodes are all free
+   std::size_t nodes_per_block = 0;  //!< nodes a block holds
+   std::size_t block_alignment = 0;  //!< alignment of a block and of its sub-blocks
+   std::size_t overhead_bytes = 0;   //!< bytes of the blocks held that hold no node (headers,
+                                     //!< the core's own, tails too short for a node)
+
+   //! Effects: adds the counts of s (the pools of one set, summed).
+   void add(const adaptive_pool_statistics &s) noexcept
+   {
+      node_pool_statistics::add(s);
+      free_blocks += s.free_blocks;
+      nodes_per_block = s.nodes_per_block;
+      block_alignment = s.block_alignment;
+      overhead_bytes += s.overhead_bytes;
+   }
+};
+
+namespace detail {
+
+class adaptive_node_pool {
+   struct block_header;
+
+public:
+   //! The parameters of a pool besides its node size and alignment.
+   struct parameters {
+      std::size_t nodes_per_block;    //!< the fewest nodes a block holds
+      std::size_t max_free_blocks;    //!< completely free blocks kept
+      std::size_t overhead_percent;   //!< most of a block's bytes that hold no node (0: align only)
+   };
+   using statistics_type = adaptive_pool_statistics;
+
+   //! Returns: the bytes of a block header: the same in every build (the checked builds' bitmap
+   //!   is allocated beside the block), so a type's blocks have one shape at every checking level.
+   static constexpr std::size_t header_bytes() noexcept { return sizeof(block_header); }
+   //! Returns: the node size for objects of `size` bytes and `alignment` (at least a pointer).
+   static constexpr std::size_t node_size_for(std::size_t size, std::size_t alignment) noexcept
+   {
+      const std::size_t a = node_alignment_for(alignment);
+      return adaptive_pool_layout::round_up(size < sizeof(void *) ? sizeof(void *) : size, a);
+   }
+   static constexpr std::size_t node_alignment_for(std::size_t alignment) noexcept
+   {
+      return alignment < alignof(void *) ? alignof(void *) : alignment;
+   }
+   //! Returns: the geometry of the blocks of a pool of (size, alignment, params).
+   static constexpr adaptive_pool_geometry geometry_for(std::size_t size, std::size_t alignment,
+                                                        const parameters &params) noexcept
+   {
+      return adaptive_pool_layout::compute(node_size_for(size, alignment), node_alignment_for(alignment),
+                                           params.nodes_per_block, params.overhead_percent, header_bytes());
+   }
+
+   //! Requires: node_alignment is a power of two; a geometry exists for the arguments (the
+   //!   allocators check it at compile time). Effects: an empty pool. Takes no memory.
+   adaptive_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
+                      const parameters &params) noexcept
+      : owner_(owner), align_(node_alignment_for(node_alignment)), node_size_(node_size_for(node_size, node_alignment)),
+        max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
+        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block))
+   {
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_CREATE_MEMPOOL_EXT(this, 0, 0, VALGRIND_MEMPOOL_METAPOOL | VALGRIND_MEMPOOL_AUTO_FREE);
+#endif
+   }
+   adaptive_node_pool(const adaptive_node_pool &) = delete;
+   adaptive_node_pool &operator=(const adaptive_node_pool &) = delete;
+
+   //! Effects: gives every block back to the core. In checked builds a pool destroyed with nodes
+   //!   still in use reports how many (they are freed with their blocks).
+   ~adaptive_node_pool()
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      if (in_use_ != 0) report_leak();
+#endif
+      for (auto &bucket : buckets_) bucket.clear();
+      free_blocks_.clear();
+      blocks_.clear_and_dispose([this](block_header *b) { free_block(b); });
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_DESTROY_MEMPOOL(this);
+#endif
+   }
+
+   std::size_t node_size() const noexcept { return node_size_; }
+   std::size_t node_alignment() const noexcept { return align_; }
+   const adaptive_pool_geometry &geometry() const noexcept { return geometry_; }
+
+   //! Returns: a node from the block with the fewest free nodes, or null when the core has no
+   //!   memory for a new block. Complexity: constant.
+   void *try_allocate() noexcept
+   {
+      block_header *b = block_to_allocate_from();
+      if (BOOST_UNLIKELY(!b)) return nullptr;
+      void *node = b->free_head;
+      unpoison(node);
+      b->free_head = next_free_in(b, node);
+      const std::size_t was = b->free_count--;
+      if (was == geometry_.nodes_per_block) {
+         if (b->free_count != 0) insert_in_bucket(b);   // a free or new block: in no list yet
+      } else {
+         moved_down(b, was);
+      }
+      clear_mark(node);
+      ++in_use_;
+      note_allocated(b, node);
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MALLOCLIKE_BLOCK(node, node_size_, 0, 0);
+#endif
+      return node;
+   }
+
+   //! Returns: a node. Throws: std::bad_alloc when the core has no memory for a new block.
+   void *allocate()
+   {
+      void *node = try_allocate();
+      if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
+      return node;
+   }
+
+   //! Requires: node came from this pool and is in use.
+   //! Effects: gives node back to its block; a block whose nodes are now all free is kept if the
+   //!   pool keeps fewer than MaxFreeBlocks such blocks, else given back to the core. A pointer
+   //!   whose block header is not this pool's is reported (every build), and so is a node freed
+   //!   twice (every build: the node freed last in its block, or a node of two words or more;
+   //!   checked builds: always).
+   //! Complexity: constant (logarithmic in the blocks in checked builds).
+   void deallocate(void *node) noexcept
+   {
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_FREELIKE_BLOCK(node, 0);
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
+#endif
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
+#endif
+      if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
+      block_header *b = block_of(node);
+      note_freed(b, node);
+      if (BOOST_UNLIKELY(node == b->free_head) || (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))))
+         report_double_free(node);
+      ba_detail_link_store(node, b->free_head);
+      set_mark(node);
+      b->free_head = node;
+      const std::size_t was = b->free_count++;
+      --in_use_;
+      poison(node);
+      moved_up(b, was);
+   }
+
+   //! Effects: gives back to the core every block whose nodes are all free.
+   //! Returns: the blocks given back. Complexity: linear in those blocks.
+   std::size_t release_free_blocks() noexcept
+   {
+      std::size_t released = 0;
+      while (!free_blocks_.empty()) {
+         block_header &b = free_blocks_.front();
+         free_blocks_.pop_front();
+         release_block(&b);
+         ++released;
+      }
+      return released;
+   }
+
+   //! Returns: what the pool holds.
+   adaptive_pool_statistics statistics() const noexcept
+   {
+      adaptive_pool_statistics s;
+      s.node_size = node_size_;
+      s.blocks = blocks_.size();
+      s.nodes_in_use = in_use_;
+      s.free_nodes = blocks_.size() * geometry_.nodes_per_block - in_use_;
+      s.bytes_held = blocks_.size() * geometry_.footprint();
+      s.free_blocks = free_blocks_.size();
+      s.nodes_per_block = geometry_.nodes_per_block;
+      s.block_alignment = geometry_.alignment;
+      s.overhead_bytes = blocks_.size() * geometry_.overhead_bytes(node_size_);
+      return s;
+   }
+
+   //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
+   bool owns(const void *p) const noexcept
+   {
+      auto it = blocks_.upper_bound(p, by_address());
+      if (it == blocks_.begin()) return false;
+      --it;
+      const block_header *b = &*it;
+      return index_in(b, p) != not_a_node;
+   }
+
+   //! Returns: null when every invariant of every block holds, else the first broken one (a
+   //!   sentence): each header's check word, each free list (length, links inside the block, on
+   //!   node boundaries, marked), each block in the list its count says, the buckets' bits, the
+   //!   count of completely free blocks and of nodes in use. Complexity: linear in the blocks
+   //!   and their free nodes.
+   const char *check() const noexcept;
+
+   //! Returns: the node after `node` in a list of free nodes (a thread's bin of this pool), read
+   //!   from its protected link; a link not aligned as every node is is reported, never followed.
+   void *next_free(const void *node) const noexcept
+   {
+      void *next = ba_detail_link_load(node);
+      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+      return next;
+   }
+
+   //! Under ASan and valgrind: a free node is poisoned while the pool does not touch it.
+   void poison(void *node) const noexcept
+   {
+      (void)node;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(node, node_size_);
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_NOACCESS(node, node_size_);
+#endif
+   }
+   void unpoison(void *node) const noexcept
+   {
+      (void)node;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
+#endif
+   }
+
+   //! Effects: reports "<owner>: <what>" at node through the diagnostic handler.
+   [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
+   {
+      char message[160];
+      std::snprintf(message, sizeof message, "%s: %s", owner_, what);
+      report_usage_error(message, node);
+   }
+
+private:
+   using bucket_hook = boost::intrusive::list_member_hook<>;
+   using address_hook = boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>>;
+
+   // The header of a block, in its first sub-block (after the word that leads to it, when the
+   // block has several).
+   struct block_header {
+      bucket_hook in_bucket;         // in a bucket (some nodes free) or the free blocks (all)
+      address_hook by_address;       // in the tree of every block
+      std::uintptr_t check_word;     // the pool's, for this header
+      void *free_head = nullptr;     // the block's free nodes (protected links)
+      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node, set while in use
+      std::uint32_t free_count = 0;
+   };
+   struct by_address {
+      bool operator()(const block_header &a, const block_header &b) const noexcept
+      {
+         return std::less<const block_header *>()(&a, &b);
+      }
+      bool operator()(const void *p, const block_header &b) const noexcept { return std::less<const void *>()(p, &b); }
+      bool operator()(const block_header &a, const void *p) const noexcept { return std::less<const void *>()(&a, p); }
+   };
+   using block_list = boost::intrusive::list<block_header,
+                                             boost::intrusive::member_hook<block_header, bucket_hook, &block_header::in_bucket>,
+                                             boost::intrusive::constant_time_size<true>>;
+   using block_tree = boost::intrusive::set<block_header,
+                                            boost::intrusive::member_hook<block_header, address_hook, &block_header::by_address>,
+                                            boost::intrusive::compare<by_address>, boost::intrusive::constant_time_size<true>>;
+
+   static constexpr unsigned bucket_count = 32;
+   static constexpr std::size_t not_a_node = static_cast<std::size_t>(-1);
+
+   // Buckets are 2^shift counts wide: counts 1 .. nodes-1 fill at most bucket_count of them.
+   static unsigned bucket_shift_for(std::size_t nodes) noexcept
+   {
+      unsigned shift = 0;
+      while (nodes > 1 && ((nodes - 2) >> shift) >= bucket_count) ++shift;
+      return shift;
+   }
+   unsigned bucket_of(std::size_t free_count) const noexcept { return static_cast<unsigned>((free_count - 1) >> bucket_shift_); }
+
+   // The block to take a node from: the first of the lowest bucket not empty, else a completely
+   // free block, else a new one (these two in no list), or null when the core has no memory.
+   block_header *block_to_allocate_from() noexcept
+   {
+      if (BOOST_LIKELY(nonempty_ != 0)) return &buckets_[__builtin_ctz(nonempty_)].front();
+      if (!free_blocks_.empty()) {
+         block_header &b = free_blocks_.front();
+         free_blocks_.pop_front();
+         return &b;
+      }
+      return new_block();
+   }
+
+   void insert_in_bucket(block_header *b, bool front = true) noexcept
+   {
+      const unsigned i = bucket_of(b->free_count);
+      if (front) buckets_[i].push_front(*b);
+      else buckets_[i].push_back(*b);
+      nonempty_ |= 1u << i;
+   }
+   void remove_from_bucket(block_header *b, unsigned i) noexcept
+   {
+      buckets_[i].erase(buckets_[i].iterator_to(*b));
+      if (buckets_[i].empty()) nonempty_ &= ~(1u << i);
+   }
+
+   // A node was taken from b, which had `was` free nodes (and so sat in bucket_of(was)).
+   void moved_down(block_header *b, std::size_t was) noexcept
+   {
+      const unsigned from = bucket_of(was);
+      if (b->free_count == 0) {
+         remove_from_bucket(b, from);   // full: in no list until a node comes back
+      } else if (bucket_of(b->free_count) != from) {
+         remove_from_bucket(b, from);
+         insert_in_bucket(b);           // the front: the next node comes from it again
+      }
+   }
+
+   // A node came back to b, which had `was` free nodes.
+   void moved_up(block_header *b, std::size_t was) noexcept
+   {
+      if (b->free_count == geometry_.nodes_per_block) {
+         if (was != 0) remove_from_bucket(b, bucket_of(was));
+         if (free_blocks_.size() < max_free_blocks_) free_blocks_.push_front(*b);
+         else release_block(b);
+      } else if (was == 0) {
+         insert_in_bucket(b, false);
+      } else if (bucket_of(b->free_count) != bucket_of(was)) {
+         remove_from_bucket(b, bucket_of(was));
+         insert_in_bucket(b, false);   // behind the blocks that were fuller before
+      }
+   }
+
+   std::uintptr_t check_word_of(const block_header *b) const noexcept
+   {
+      return reinterpret_cast<std::uintptr_t>(b) ^ ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret();
+   }
+   // The word at the start of each sub-block of a block of several: the header's address, mixed
+   // with the sub-block's and the secret (a forged one leads to a header whose check fails).
+   std::uintptr_t subblock_link(const char *subblock, const block_header *b) const noexcept
+   {
+      return reinterpret_cast<std::uintptr_t>(b) ^ reinterpret_cast<std::uintptr_t>(subblock) ^ pool_secret();
+   }
+
+   char *block_start(const block_header *b) const noexcept
+   {
+      return const_cast<char *>(reinterpret_cast<const char *>(b)) - geometry_.header_offset;
+   }
+
+   // The header of the block of `node`: its sub-block by masking, then (several sub-blocks) the
+   // word at the sub-block's start. A header that does not carry the pool's check word is
+   // reported: the pointer is not a node of this pool.
+   block_header *block_of(const void *node) const noexcept
+   {
+      const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & ~(geometry_.alignment - 1);
+      block_header *b;
+      if (geometry_.subblocks == 1) {
+         b = reinterpret_cast<block_header *>(subblock);
+      } else {
+         const char *sb = reinterpret_cast<const char *>(subblock);
+         b = reinterpret_cast<block_header *>(*reinterpret_cast<const std::uintptr_t *>(sb) ^ subblock ^ pool_secret());
+         // A header is at a block's start (aligned) at most subblocks - 1 sub-blocks below: a
+         // forged word leads nowhere else, so the check word read next is read near `node`.
+         const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(b) - geometry_.header_offset;
+         if (BOOST_UNLIKELY((start & (geometry_.alignment - 1)) != 0 || start > subblock
+                            || subblock - start >= geometry_.footprint()))
+            report("a pointer that did not come from this pool is freed", node);
+      }
+      if (BOOST_UNLIKELY(b->check_word != check_word_of(b)))
+         report("a pointer that did not come from this pool is freed", node);
+      return b;
+   }
+
+   // The index of p among b's nodes, or not_a_node when p is not at a node's start in b.
+   std::size_t index_in(const block_header *b, const void *p) const noexcept
+   {
+      const char *start = block_start(b), *c = static_cast<const char *>(p);
+      if (c < start || c >= start + geometry_.footprint()) return not_a_node;
+      const std::size_t offset = static_cast<std::size_t>(c - start);
+      const std::size_t sub = offset / geometry_.alignment, in_sub = offset % geometry_.alignment;
+      const std::size_t first = first_node_offset(sub), count = nodes_in_subblock(sub);
+      if (in_sub < first || (in_sub - first) % node_size_ != 0 || (in_sub - first) / node_size_ >= count) return not_a_node;
+      const std::size_t before = sub == 0 ? 0 : geometry_.nodes_first + (sub - 1) * geometry_.nodes_middle;
+      return before + (in_sub - first) / node_size_;
+   }
+
+   // A link read from a free node of b: aligned as a node is, and (not null) inside b.
+   void *next_free_in(const block_header *b, const void *node) const noexcept
+   {
+      void *next = next_free(node);
+      if (next) {
+         const char *start = block_start(b), *n = static_cast<const char *>(next);
+         if (BOOST_UNLIKELY(n < start || n >= start + geometry_.footprint())) report_corrupted(node);
+      }
+      return next;
+   }
+
+   std::uintptr_t mark() const noexcept { return reinterpret_cast<std::uintptr_t>(this) ^ pool_secret() ^ 0x5a5a5a5a; }
+   bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
+   void set_mark(void *node) const noexcept
+   {
+      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = mark();
+   }
+   void clear_mark(void *node) const noexcept
+   {
+      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = 0;
+   }
+
+   unsigned char *bitmap_of(block_header *b) const noexcept { return b->in_use_bits; }
+   void note_allocated(block_header *b, void *node) noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      const std::size_t i = index_in(b, node);
+      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
+#else
+      (void)b, (void)node;
+#endif
+   }
+   void note_freed(block_header *b, void *node) noexcept
+   {
+#if BOOST_ALLOCPLUS_CHECKED
+      const std::size_t i = index_in(b, node);
+      if (i == not_a_node) report("a pointer that did not come from this pool is freed", node);
+      if (!(bitmap_of(b)[i / 8] & (1u << (i % 8)))) report_double_free(node);
+      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] & ~(1u << (i % 8)));
+#else
+      (void)b, (void)node;
+#endif
+   }
+
+   std::size_t first_node_offset(std::size_t sub) const noexcept
+   {
+      return sub == 0 ? geometry_.first_offset : geometry_.other_offset;
+   }
+   std::size_t nodes_in_subblock(std::size_t sub) const noexcept
+   {
+      return sub == 0 ? geometry_.nodes_first : sub + 1 == geometry_.subblocks ? geometry_.nodes_last : geometry_.nodes_middle;
+   }
+
+   // A new block from the core, its nodes linked in address order (the lowest comes out first),
+   // in no list yet; null when the core has no memory.
+   BOOST_NOINLINE block_header *new_block() noexcept
+   {
+      void *memory = ba_memalign(geometry_.alignment, geometry_.request_bytes);
+      if (!memory) return nullptr;
+      unsigned char *bits = nullptr;
+      if (BOOST_ALLOCPLUS_CHECKED) {
+         bits = static_cast<unsigned char *>(ba_calloc(1, (geometry_.nodes_per_block + 7) / 8));
+         if (!bits) {
+            ba_free(memory);
+            return nullptr;
+         }
+      }
+      char *start = static_cast<char *>(memory);
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_FREELIKE_BLOCK(memory, 0);
+      VALGRIND_MEMPOOL_ALLOC(this, memory, geometry_.request_bytes);
+      VALGRIND_MAKE_MEM_DEFINED(memory, geometry_.request_bytes);
+#endif
+      block_header *b = ::new (static_cast<void *>(start + geometry_.header_offset)) block_header;
+      b->check_word = check_word_of(b);
+      b->in_use_bits = bits;
+      for (std::size_t sub = 1; sub < geometry_.subblocks; ++sub) {
+         char *sb = start + sub * geometry_.alignment;
+         *reinterpret_cast<std::uintptr_t *>(sb) = subblock_link(sb, b);
+      }
+      if (geometry_.subblocks > 1) *reinterpret_cast<std::uintptr_t *>(start) = subblock_link(start, b);
+      b->free_head = linked_nodes(start);
+      b->free_count = static_cast<std::uint32_t>(geometry_.nodes_per_block);
+      blocks_.insert(*b);
+      return b;
+   }
+
+   // Links the nodes of the block at `start` from the highest down, so that the list runs in
+   // address order. Returns: its head.
+   void *linked_nodes(char *start) noexcept
+   {
+      void *head = nullptr;
+      for (std::size_t sub = geometry_.subblocks; sub-- != 0;) {
+         char *sb = start + sub * geometry_.alignment;
+         const std::size_t first = first_node_offset(sub), count = nodes_in_subblock(sub);
+         for (std::size_t i = count; i-- != 0;) {
+            char *node = sb + first + i * node_size_;
+            ba_detail_link_store(node, head);
+            set_mark(node);
+            head = node;
+            poison(node);
+         }
+      }
+      return head;
+   }
+
+   // b (all of its nodes free, in no list) goes back to the core.
+   void release_block(block_header *b) noexcept
+   {
+      blocks_.erase(blocks_.iterator_to(*b));
+      free_block(b);
+   }
+   void free_block(block_header *b) noexcept
+   {
+      char *start = block_start(b);
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(start, geometry_.request_bytes);
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MEMPOOL_FREE(this, start);
+      VALGRIND_MALLOCLIKE_BLOCK(start, geometry_.request_bytes, 0, 0);
+      VALGRIND_MAKE_MEM_DEFINED(start, geometry_.request_bytes);
+#endif
+      b->check_word = 0;   // a stale pointer into the block is no longer this pool's
+      ba_free(b->in_use_bits);
+      ba_free(start);
+   }
+
+   [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
+   [[noreturn]] void report_corrupted(const void *node) const noexcept
+   {
+      report("a free node's link is overwritten (a write after free?)", node);
+   }
+   BOOST_NOINLINE void report_leak() const noexcept
+   {
+      std::fprintf(stderr, "allocplus: %s: a pool destroyed with %zu node(s) still in use at %p\n", owner_, in_use_,
+                   static_cast<const void *>(this));
+      std::fflush(stderr);
+   }
+
+   const char *const owner_;
+   const std::size_t align_;
+   const std::size_t node_size_;
+   const std::size_t max_free_blocks_;
+   const adaptive_pool_geometry geometry_;
+   const unsigned bucket_shift_;
+   std::uint32_t nonempty_ = 0;        // bit i: buckets_[i] is not empty
+   std::size_t in_use_ = 0;
+   block_list buckets_[bucket_count];  // blocks with some nodes free, by their count
+   block_list free_blocks_;            // blocks with every node free (at most max_free_blocks_)
+   block_tree blocks_;                 // every block, by address
+};
+
+inline const char *adaptive_node_pool::check() const noexcept
+{
+   std::size_t free_total = 0, completely_free = 0;
+   for (const block_header &b : blocks_) {
+      if (b.check_word != check_word_of(&b)) return "a block header's check word is overwritten";
+      std::size_t listed = 0;
+      for (const void *n = b.free_head; n; ++listed) {
+         if (listed > geometry_.nodes_per_block) return "a block's free list is longer than its nodes (a cycle?)";
+         if (index_in(&b, n) == not_a_node) return "a block's free list holds a pointer that is not one of its nodes";
+         const_cast<adaptive_node_pool *>(this)->unpoison(const_cast<void *>(n));
+         const bool mark_ok = node_size_ < 2 * sizeof(void *) || marked(n);
+         const void *next = ba_detail_link_load(n);
+         const_cast<adaptive_node_pool *>(this)->poison(const_cast<void *>(n));
+         if (!mark_ok) return "a free node's mark is overwritten (a write after free?)";
+         if (!ba_detail_link_valid(next, align_ - 1)) return "a free node's link is overwritten (a write after free?)";
+         n = next;
+      }
+      if (listed != b.free_count) return "a block's free count is not the length of its free list";
+      free_total += listed;
+      const bool linked = b.in_bucket.is_linked();
+      if (b.free_count == 0 && linked) return "a full block is in a list";
+      if (b.free_count != 0 && !linked) return "a block with free nodes is in no list";
+      if (b.free_count == geometry_.nodes_per_block) ++completely_free;
+   }
+   for (unsigned i = 0; i < bucket_count; ++i) {
+      if (buckets_[i].empty() == ((nonempty_ >> i) & 1u)) return "a bucket's bit does not say whether it is empty";
+      for (const block_header &b : buckets_[i])
+         if (b.free_count == 0 || b.free_count >= geometry_.nodes_per_block || bucket_of(b.free_count) != i)
+            return "a block is in a bucket its free count does not name";
+   }
+   for (const block_header &b : free_blocks_)
+      if (b.free_count != geometry_.nodes_per_block) return "a block in the free blocks has nodes in use";
+   if (completely_free != free_blocks_.size()) return "a completely free block is not in the free blocks";
+   if (free_blocks_.size() > max_free_blocks_) return "more completely free blocks are kept than MaxFreeBlocks";
+   if (blocks_.size() * geometry_.nodes_per_block - free_total != in_use_) return "the nodes in use are miscounted";
+   return nullptr;
+}
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_ADAPTIVE_NODE_POOL_HPP

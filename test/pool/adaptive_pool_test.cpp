@@ -1,0 +1,413 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+//
+// ba::adaptive_pool, ba::private_adaptive_pool and their engine (detail/adaptive_node_pool.hpp):
+// the block geometry for every node size and overhead, the invariant walk after every step of a
+// random run against a model, the blocks given back (MaxFreeBlocks, proved by the core's
+// statistics), the handle's semantics, threads freeing each other's nodes, exhaustion, and the
+// misuse reports.
+
+#define BOOST_TEST_MODULE allocplus adaptive_pool
+#include <boost/test/unit_test.hpp>
+
+#include <boost/allocplus/adaptive_pool.hpp>
+#include <boost/allocplus/list.hpp>
+#include <boost/allocplus/private_adaptive_pool.hpp>
+
+#include "support/tracked.hpp"
+#include "support/usage_reports.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <mutex>
+#include <memory>
+#include <random>
+#include <set>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace ba = boost::allocplus;
+using ba::detail::adaptive_node_pool;
+using ba::detail::adaptive_pool_geometry;
+
+namespace {
+
+template <class T, std::size_t P = 5, std::size_t MaxFree = 2>
+using pap = ba::private_adaptive_pool<T, 256, MaxFree, P>;
+
+bool aligned(const void *p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
+
+std::size_t heap_in_use()
+{
+   ba_thread_cache_flush();
+   ba_heap_stats s;
+   ba_stats(&s);
+   return s.in_use_bytes;
+}
+
+struct alignas(64) wide {
+   char bytes[64];
+};
+
+constexpr std::size_t overheads[] = {0, 1, 2, 5, 10};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(geometry_for_every_node_size_and_overhead)
+{
+   static_assert(BA_CHUNK_OVERHEAD == sizeof(std::size_t), "the core's header is a word");
+   for (std::size_t percent : overheads) {
+      for (std::size_t size = 1; size <= 512; ++size) {
+         for (std::size_t align : {std::size_t(1), std::size_t(8), std::size_t(16)}) {
+            if (size % align != 0) continue;
+            const adaptive_node_pool::parameters params{256, 2, percent};
+            const adaptive_pool_geometry g = adaptive_node_pool::geometry_for(size, align, params);
+            const std::size_t node = adaptive_node_pool::node_size_for(size, align);
+            BOOST_TEST_INFO("size " << size << " align " << align << " overhead " << percent);
+            BOOST_TEST_REQUIRE(g.valid());
+            BOOST_TEST(g.nodes_per_block >= 256u);
+            BOOST_TEST((g.alignment & (g.alignment - 1)) == 0u);
+            BOOST_TEST(g.request_bytes + BA_CHUNK_OVERHEAD == g.footprint());
+            BOOST_TEST(g.first_offset % std::max<std::size_t>(align, 8) == 0u);
+            BOOST_TEST(g.first_offset >= g.header_offset + adaptive_node_pool::header_bytes());
+            if (percent == 0) BOOST_TEST(g.subblocks == 1u);
+            else BOOST_TEST(g.overhead_bytes(node) * 100 <= percent * g.footprint());
+            // Every node ends inside its sub-block (and the last before the core's next header).
+            BOOST_TEST(g.first_offset + g.nodes_first * node <= g.alignment - (g.subblocks == 1 ? BA_CHUNK_OVERHEAD : 0));
+            if (g.subblocks > 1) BOOST_TEST(g.other_offset + g.nodes_last * node <= g.alignment - BA_CHUNK_OVERHEAD);
+         }
+      }
+   }
+}
+
+BOOST_AUTO_TEST_CASE(masking_finds_the_header_of_every_node)
+{
+   // Two blocks of nodes of each size from pools of each overhead: every node is aligned, inside a
+   // block, and goes back (the check word of its header is found by masking its address).
+   for (std::size_t percent : overheads) {
+      for (std::size_t size = 8; size <= 512; size += (size < 64 ? 8 : 40)) {
+         adaptive_node_pool pool("test pool", size, 8, adaptive_node_pool::parameters{256, 1, percent});
+         const std::size_t n = 2 * pool.geometry().nodes_per_block + 1;
+         std::vector<void *> nodes;
+         for (std::size_t i = 0; i < n; ++i) {
+            void *p = pool.allocate();
+            BOOST_TEST(aligned(p, 8));
+            BOOST_TEST(pool.owns(p));
+            std::memset(p, 0xab, pool.node_size());
+            nodes.push_back(p);
+         }
+         BOOST_TEST(pool.statistics().blocks == 3u);
+         BOOST_TEST(pool.check() == nullptr);
+         std::shuffle(nodes.begin(), nodes.end(), std::mt19937(static_cast<unsigned>(size)));
+         for (void *p : nodes) pool.deallocate(p);
+         BOOST_TEST_INFO("size " << size << " overhead " << percent);
+         BOOST_TEST(pool.check() == nullptr);
+         BOOST_TEST(pool.statistics().blocks == 1u);   // MaxFreeBlocks 1: the others went back
+      }
+   }
+}
+
+BOOST_AUTO_TEST_CASE(random_run_against_a_model_with_the_walk_after_every_step)
+{
+   for (std::size_t percent : {std::size_t(0), std::size_t(2)}) {
+      adaptive_node_pool pool("test pool", 40, 8, adaptive_node_pool::parameters{64, 2, percent});
+      std::vector<std::pair<unsigned char *, unsigned char>> live;   // node, its fill
+      std::mt19937 rng(42);
+      for (int step = 0; step < 6000; ++step) {
+         const bool grow = step % 2000 < 1200;   // phases that fill and drain the pool
+         if (live.empty() || (rng() % 100 < (grow ? 65u : 35u))) {
+            auto *p = static_cast<unsigned char *>(pool.allocate());
+            const auto fill = static_cast<unsigned char>(rng());
+            std::memset(p, fill, 40);
+            live.emplace_back(p, fill);
+         } else {
+            const std::size_t i = rng() % live.size();
+            auto [p, fill] = live[i];
+            BOOST_TEST((std::count(p, p + 40, fill) == 40));
+            pool.deallocate(p);
+            live[i] = live.back();
+            live.pop_back();
+         }
+         const char *broken = pool.check();
+         BOOST_TEST_INFO("step " << step);
+         BOOST_TEST_REQUIRE(broken == nullptr);
+         const ba::adaptive_pool_statistics s = pool.statistics();
+         BOOST_TEST_REQUIRE(s.nodes_in_use == live.size());
+         BOOST_TEST_REQUIRE(s.free_blocks <= 2u);
+      }
+      for (auto &[p, fill] : live) pool.deallocate(p);
+      BOOST_TEST(pool.check() == nullptr);
+      BOOST_TEST(pool.statistics().blocks <= 2u);
+   }
+}
+
+BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
+{
+   adaptive_node_pool pool("test pool", 32, 8, adaptive_node_pool::parameters{64, 4, 0});
+   const std::size_t per_block = pool.geometry().nodes_per_block;
+   std::vector<void *> nodes;
+   for (std::size_t i = 0; i < 3 * per_block; ++i) nodes.push_back(pool.allocate());
+   // Free most of block 0 and a few of block 2: the next nodes come from block 2.
+   for (std::size_t i = 0; i < per_block - 1; ++i) pool.deallocate(nodes[i]);
+   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) pool.deallocate(nodes[i]);
+   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) {
+      void *p = pool.allocate();
+      BOOST_TEST((p >= nodes[2 * per_block] && p <= nodes[3 * per_block - 1]));
+      nodes[i] = p;
+   }
+   BOOST_TEST(pool.check() == nullptr);
+   for (std::size_t i = per_block - 1; i < nodes.size(); ++i) pool.deallocate(nodes[i]);
+   BOOST_TEST(pool.statistics().nodes_in_use == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_dead_list_leaves_at_most_max_free_blocks_in_the_core)
+{
+   using node_alloc = ba::adaptive_pool<int>;
+   const std::size_t before = heap_in_use();
+   {
+      std::list<int, node_alloc> l;
+      for (int i = 0; i < 200000; ++i) l.push_back(i);
+      BOOST_TEST(heap_in_use() > before + 200000 * 24);
+   }
+   const std::size_t after = heap_in_use();   // (the thread's bins flushed to the pool)
+   using list_node = std::_List_node<int>;
+   const ba::adaptive_pool_statistics s = ba::adaptive_pool<list_node>::statistics();
+   BOOST_TEST(s.nodes_in_use == 0u);
+   BOOST_TEST(s.blocks <= 2u);
+   BOOST_TEST(s.blocks == s.free_blocks);
+   BOOST_TEST(after <= before + s.blocks * s.bytes_held / (s.blocks ? s.blocks : 1) + 4096);
+   BOOST_TEST(ba::adaptive_pool<list_node>::check() == nullptr);
+   ba::adaptive_pool<list_node>::release_free_blocks();
+   BOOST_TEST(ba::adaptive_pool<list_node>::statistics().blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_list_node_costs_under_24_and_a_half_bytes)
+{
+   pap<int> a;
+   std::list<int, pap<int>> l(a);
+   for (int i = 0; i < 100000; ++i) l.push_back(i);
+   const ba::adaptive_pool_statistics s = l.get_allocator().statistics();
+   BOOST_TEST(s.nodes_in_use == 100000u);
+   BOOST_TEST(static_cast<double>(s.bytes_held) / 100000.0 < 24.5);
+   BOOST_TEST(s.overhead_bytes * 100 <= 5 * s.bytes_held);
+}
+
+BOOST_AUTO_TEST_CASE(private_pools_copies_rebinds_moves_and_swaps)
+{
+   using elem = allocplus_test::tracked<struct adaptive_private_tag>;
+   elem::counters().reset();
+   {
+      pap<int> a;
+      pap<int> b(a);
+      BOOST_TEST((a == b));
+      pap<long> r(a);
+      BOOST_TEST((r == a));
+      BOOST_TEST((pap<int>() != pap<int>()));
+      BOOST_TEST((a.select_on_container_copy_construction() != a));
+   }
+   {
+      using map_t = std::map<int, elem, std::less<int>, pap<std::pair<const int, elem>>>;
+      map_t a;
+      for (int i = 0; i < 1000; ++i) a.emplace(i, i);
+      map_t b(a), c(std::move(a));
+      BOOST_TEST((b.get_allocator() != c.get_allocator()));
+      a = b;
+      b = std::move(c);
+      std::swap(a, b);
+      BOOST_TEST(a.size() == 1000u);
+      BOOST_TEST(b.size() == 1000u);
+      BOOST_TEST(a.get_allocator().check() == nullptr);
+      for (int i = 0; i < 1000; i += 3) a.erase(i);
+      BOOST_TEST(a.get_allocator().check() == nullptr);
+   }
+   {
+      using umap_t = std::unordered_map<int, elem, std::hash<int>, std::equal_to<int>, pap<std::pair<const int, elem>, 0>>;
+      umap_t a;
+      for (int i = 0; i < 500; ++i) a.emplace(i, i);
+      umap_t b(a), c(std::move(a));
+      a = b;
+      std::swap(a, c);
+      BOOST_TEST(c.size() == 500u);
+   }
+   {
+      ba::list<elem, pap<elem>> a;
+      for (int i = 0; i < 300; ++i) a.emplace_back(i);
+      ba::list<elem, pap<elem>> b(a);   // pools of its own
+      BOOST_TEST((a.get_allocator() != b.get_allocator()));
+      b.splice(b.end(), b, b.begin());
+      BOOST_TEST(a.size() + b.size() == 600u);
+      a.erase(std::next(a.begin(), 10), std::prev(a.end(), 10));
+      BOOST_TEST(a.get_allocator().check() == nullptr);
+   }
+   BOOST_TEST(elem::counters().live == 0);
+}
+
+BOOST_AUTO_TEST_CASE(over_aligned_nodes_arrays_and_bursts)
+{
+   pap<wide, 2> w;
+   std::vector<wide *> ws;
+   for (int i = 0; i < 600; ++i) {
+      ws.push_back(w.allocate(1));
+      BOOST_TEST(aligned(ws.back(), 64));
+   }
+   for (wide *x : ws) w.deallocate(x, 1);
+   BOOST_TEST(w.check() == nullptr);
+
+   pap<long> a;
+   long *arr = a.allocate(10);
+   BOOST_TEST(a.statistics().nodes_in_use == 0u);
+   a.deallocate(arr, 10);
+   BOOST_CHECK_THROW((void)a.allocate(a.max_size() + 1), std::bad_array_new_length);
+   auto r = a.allocate_at_least(1);
+   BOOST_TEST(r.count == 1u);
+   a.deallocate(r.ptr, 1);
+   ba::multiallocation_chain<long> chain;
+   a.allocate_individual(700, chain);
+   BOOST_TEST(a.statistics().nodes_in_use == 700u);
+   BOOST_TEST(a.check() == nullptr);
+   a.deallocate_individual(chain);
+   BOOST_TEST(a.statistics().nodes_in_use == 0u);
+   BOOST_TEST(a.statistics().free_blocks <= 2u);
+   std::shared_ptr<int> sp = std::allocate_shared<int>(ba::adaptive_pool<void>(), 5);
+   BOOST_TEST(*sp == 5);
+}
+
+BOOST_AUTO_TEST_CASE(exhaustion_throws_and_leaves_the_container_as_it_was)
+{
+   ba_thread_cache_flush();
+   ba_heap *h = ba_default_heap();
+   ba_heap_stats s;
+   ba_stats(&s);
+   std::list<std::uint64_t, pap<std::uint64_t>> l;
+   for (int i = 0; i < 100; ++i) l.push_back(static_cast<std::uint64_t>(i));
+   const std::size_t previous = ba_heap_set_footprint_limit(h, s.system_bytes);
+   ba::multiallocation_chain<std::uint64_t> chain;
+   pap<std::uint64_t> a(l.get_allocator());
+   bool threw = false;
+   try {
+      for (int i = 0; i < 10000000; ++i) a.allocate_individual(1000, chain);
+   } catch (const std::bad_alloc &) {
+      threw = true;
+   }
+   BOOST_TEST(threw);
+   const std::size_t held = chain.size();
+   BOOST_TEST(held % 1000 == 0u);   // every burst whole, or not at all
+   BOOST_CHECK_THROW(
+      {
+         for (;;) l.push_back(7);
+      },
+      std::bad_alloc);
+   const std::size_t size = l.size();
+   BOOST_TEST(l.back() == 7u);
+   ba_heap_set_footprint_limit(h, previous);
+   a.deallocate_individual(chain);
+   BOOST_TEST(l.size() == size);
+   BOOST_TEST(l.get_allocator().check() == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(threads_free_each_others_nodes)
+{
+   using node_alloc = ba::adaptive_pool<std::uint64_t[3]>;   // 24-byte nodes
+   constexpr int threads = 8, rounds = 20000;
+   std::vector<std::vector<std::uint64_t *>> handoff(threads);
+   std::vector<std::thread> pool;
+   std::vector<std::mutex> locks(threads);
+   std::atomic<int> torn{0};   // (Boost.Test's assertions are not for other threads)
+   for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+         node_alloc a;
+         std::mt19937 rng(static_cast<unsigned>(t));
+         std::vector<std::uint64_t *> mine;
+         for (int i = 0; i < rounds; ++i) {
+            auto *p = reinterpret_cast<std::uint64_t *>(a.allocate(1));
+            p[0] = p[1] = p[2] = static_cast<std::uint64_t>(t) << 32 | static_cast<std::uint64_t>(i);
+            mine.push_back(p);
+            if (mine.size() > 64) {
+               const int to = static_cast<int>(rng() % threads);
+               std::lock_guard<std::mutex> g(locks[static_cast<std::size_t>(to)]);
+               handoff[static_cast<std::size_t>(to)].insert(handoff[static_cast<std::size_t>(to)].end(), mine.begin(), mine.end());
+               mine.clear();
+            }
+            std::vector<std::uint64_t *> got;
+            {
+               std::lock_guard<std::mutex> g(locks[static_cast<std::size_t>(t)]);
+               got.swap(handoff[static_cast<std::size_t>(t)]);
+            }
+            for (auto *q : got) {
+               if (q[0] != q[2]) ++torn;
+               a.deallocate(reinterpret_cast<std::uint64_t(*)[3]>(q), 1);
+            }
+         }
+         for (auto *q : mine) a.deallocate(reinterpret_cast<std::uint64_t(*)[3]>(q), 1);
+      });
+   }
+   for (auto &t : pool) t.join();
+   BOOST_TEST(torn.load() == 0);
+   node_alloc a;
+   for (auto &h : handoff)
+      for (auto *q : h) a.deallocate(reinterpret_cast<std::uint64_t(*)[3]>(q), 1);
+   ba_thread_cache_flush();
+   const ba::adaptive_pool_statistics s = node_alloc::statistics();
+   BOOST_TEST(s.nodes_in_use == 0u);
+   BOOST_TEST(s.free_blocks <= 2u);
+   BOOST_TEST(node_alloc::check() == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(release_builds_catch_a_double_free_and_a_foreign_pointer)
+{
+   pap<std::uint64_t[2]> a;
+   auto *p = a.allocate(1);
+   allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(p, 1); },
+                                 "ba::private_adaptive_pool: double free of a node", p);
+   // A block of the core's, aligned as the pool's blocks are, that is not one of them: its
+   // "header" does not carry the pool's check word (in every build).
+   const std::size_t alignment = pap<std::uint64_t[2]>::geometry().alignment;
+   char *fake = static_cast<char *>(ba_memalign(alignment, 2 * alignment));
+   std::memset(fake, 0, 2 * alignment);
+   void *inside = fake + 256;
+   allocplus_test::expect_report([&] { a.deallocate(static_cast<std::uint64_t(*)[2]>(inside), 1); },
+                                 "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", inside);
+   ba_free(fake);
+   a.deallocate(p, 1);
+}
+
+#if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
+BOOST_AUTO_TEST_CASE(a_link_overwritten_after_free_is_reported_not_followed)
+{
+   pap<std::uint64_t[2]> a;
+   auto *p = a.allocate(1), *q = a.allocate(1);
+   (void)q;
+   a.deallocate(p, 1);
+   auto *link = reinterpret_cast<volatile std::uintptr_t *>(p);
+   allocplus_test::expect_report([&] { *link = *link ^ 0x4u; (void)a.allocate(1); (void)a.allocate(1); },
+                                 "ba::private_adaptive_pool: a free node's link is overwritten (a write after free?)", p);
+   a.deallocate(q, 1);
+}
+#endif
+
+#if BOOST_ALLOCPLUS_CHECKED
+BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
+{
+   ba::adaptive_pool<std::uint64_t> shared;
+   std::uint64_t other = 0;
+   allocplus_test::expect_report([&] { shared.deallocate(&other, 1); },
+                                 "ba::adaptive_pool: a pointer that did not come from this pool is freed", &other);
+   pap<char> c;
+   char *p = c.allocate(1), *q = c.allocate(1);
+   c.deallocate(p, 1);
+   c.deallocate(q, 1);   // a one-word node: no mark; the bitmap sees the double free
+   allocplus_test::expect_report([&] { c.deallocate(p, 1); }, "ba::private_adaptive_pool: double free of a node", p);
+   const child_outcome out = run_in_child([] {
+      pap<int> leaky;
+      (void)leaky.allocate(1);
+      (void)leaky.allocate(1);
+   });
+   BOOST_TEST(out.err.find("ba::private_adaptive_pool: a pool destroyed with 2 node(s) still in use") != std::string::npos);
+}
+#endif
