@@ -479,6 +479,30 @@ BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_stack_address_is_reported_never_fol
       overwritten, buffer + 80);
 }
 
+// The same in a growing arena: the list's blocks are in the buffer, no longer the current region,
+// and the forged link must still be found to name no region's block.
+BOOST_AUTO_TEST_CASE(a_slot_link_forged_in_an_older_region_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[1024];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char on_the_stack[64];
+         ba::arena a(buffer, sizeof buffer, ba_default_heap());
+         void *first = a.allocate(64);
+         void *second = a.allocate(64);
+         (void)a.allocate(64);
+         (void)a.allocate(2000);          // a region from the heap: the buffer is behind
+         BOOST_TEST_REQUIRE(a.statistics().regions == 2u);
+         a.deallocate(first);
+         a.deallocate(second);
+         forge_slot_link(second, on_the_stack + 16);
+         void *p = a.allocate(64);
+         void *q = a.allocate(64);
+         std::printf("%p %p\n", p, q);
+      },
+      overwritten, buffer + 80);
+}
+
 BOOST_AUTO_TEST_CASE(a_slot_link_forged_to_a_live_block_is_reported_when_reached)
 {
    alignas(16) static unsigned char buffer[8192];

@@ -156,9 +156,10 @@ BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
    // Free most of block 0 and a few of block 2: the next nodes come from block 2.
    for (std::size_t i = 0; i < per_block - 1; ++i) pool.deallocate(nodes[i]);
    for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) pool.deallocate(nodes[i]);
+   void *const first = nodes[2 * per_block], *const last = nodes[3 * per_block - 1];
    for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) {
       void *p = pool.allocate();
-      BOOST_TEST((p >= nodes[2 * per_block] && p <= nodes[3 * per_block - 1]));
+      BOOST_TEST((p >= first && p <= last));
       nodes[i] = p;
    }
    BOOST_TEST(pool.check() == nullptr);

@@ -72,7 +72,7 @@ struct adaptive_pool_statistics : node_pool_statistics {
 
 namespace detail {
 
-class adaptive_node_pool {
+class BOOST_SYMBOL_VISIBLE adaptive_node_pool {
    struct block_header;
 
 public:

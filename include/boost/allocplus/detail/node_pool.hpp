@@ -85,7 +85,7 @@ inline std::uintptr_t pool_secret() noexcept
 #endif
 }
 
-class node_pool {
+class BOOST_SYMBOL_VISIBLE node_pool {
 public:
    using parameters = std::size_t;   // the nodes a block holds
    using statistics_type = node_pool_statistics;

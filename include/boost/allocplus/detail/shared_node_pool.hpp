@@ -33,7 +33,7 @@ namespace boost { namespace allocplus { namespace detail {
 //! poison, unpoison, owns, statistics, release_free_blocks, report, node_size, node_alignment, and
 //! the types parameters and statistics_type.
 template <class Pool>
-class shared_pool {
+class BOOST_SYMBOL_VISIBLE shared_pool {
 public:
    using parameters = typename Pool::parameters;
    using statistics_type = typename Pool::statistics_type;
