@@ -1,0 +1,6 @@
+# Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+# (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#
+# The examples quoted by doc/adaptive_pool.md, included from doc/examples/CMakeLists.txt.
+allocplus_doc_examples(PAGE adaptive_pool FILES
+  adaptive_pool_list.cpp)
