@@ -8,7 +8,10 @@
 //   use_after_free   a write into a freed node: memcheck reports it
 //   double_free      an 8-byte node freed twice, not the node freed last (which release builds do
 //                    not check for nodes of one word): memcheck reports it
+// The node pools by default; the adaptive pools with ALLOCPLUS_VALGRIND_ADAPTIVE defined.
+#include <boost/allocplus/adaptive_pool.hpp>
 #include <boost/allocplus/node_allocator.hpp>
+#include <boost/allocplus/private_adaptive_pool.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
 
 #include <cstring>
@@ -20,6 +23,18 @@
 namespace ba = boost::allocplus;
 
 namespace {
+#if defined(ALLOCPLUS_VALGRIND_ADAPTIVE)
+template <class T>
+using shared_pool = ba::adaptive_pool<T>;
+template <class T>
+using private_pool = ba::private_adaptive_pool<T>;
+#else
+template <class T>
+using shared_pool = ba::node_allocator<T>;
+template <class T>
+using private_pool = ba::private_node_allocator<T>;
+#endif
+
 struct node40 {
    char bytes[40];
 };
@@ -30,20 +45,20 @@ struct node8 {
 void clean()
 {
    {
-      std::list<int, ba::node_allocator<int>> shared(1000, 7);
-      std::map<int, int, std::less<int>, ba::private_node_allocator<std::pair<const int, int>>> own;
+      std::list<int, shared_pool<int>> shared(1000, 7);
+      std::map<int, int, std::less<int>, private_pool<std::pair<const int, int>>> own;
       for (int i = 0; i < 1000; ++i) own[i] = i;
       for (int i = 0; i < 1000; i += 3) own.erase(i);
       // Nodes allocated by another thread, freed by this one.
-      std::list<int, ba::node_allocator<int>> theirs;
+      std::list<int, shared_pool<int>> theirs;
       std::thread other([&] { theirs.assign(500, 1); });
       other.join();
       shared.splice(shared.end(), theirs);
       shared.clear();
       own.clear();
    }
-   ba::node_allocator<int>::release_free_blocks();
-   ba::node_allocator<node40, 256, 2> burst;
+   shared_pool<int>::release_free_blocks();
+   shared_pool<node40> burst;
    ba::multiallocation_chain<node40> chain;
    burst.allocate_individual(100, chain);
    burst.deallocate_individual(chain);
@@ -51,14 +66,14 @@ void clean()
 
 void leak()
 {
-   node40 *lost = ba::node_allocator<node40>().allocate(1);
+   node40 *lost = shared_pool<node40>().allocate(1);
    std::memset(lost, 1, sizeof *lost);
    lost = nullptr;
 }
 
 void use_after_free()
 {
-   ba::node_allocator<node40> a;
+   shared_pool<node40> a;
    node40 *keep = a.allocate(1);
    node40 *freed = a.allocate(1);
    a.deallocate(freed, 1);
@@ -68,7 +83,7 @@ void use_after_free()
 
 void double_free()
 {
-   ba::node_allocator<node8> a;
+   shared_pool<node8> a;
    node8 *first = a.allocate(1);
    node8 *second = a.allocate(1);
    a.deallocate(first, 1);

@@ -291,10 +291,9 @@ private:
    using bucket_hook = boost::intrusive::list_member_hook<>;
    using address_hook = boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>>;
 
-   // The header of a block, in its first sub-block (after the word that leads to it, when the
-   // block has several).
+   // The header of a block, at its start.
    struct block_header {
-      bucket_hook in_bucket;         // in a bucket (some nodes free) or the free blocks (all)
+      bucket_hook in_bucket;         // first: its first word is a pointer (even), not a link (odd)
       address_hook by_address;       // in the tree of every block
       std::uintptr_t check_word;     // the pool's, for this header
       void *free_head = nullptr;     // the block's free nodes (protected links)
@@ -385,11 +384,13 @@ private:
    {
       return reinterpret_cast<std::uintptr_t>(b) ^ ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret();
    }
-   // The word at the start of each sub-block of a block of several: the header's address, mixed
-   // with the sub-block's and the secret (a forged one leads to a header whose check fails).
+   // The word at the start of each sub-block but the first of a block of several: the header's
+   // address, mixed with the sub-block's and the secret (a forged one leads to a header whose
+   // check fails), and odd (the first sub-block starts with the header, whose first word is a
+   // pointer of the bucket lists: even).
    std::uintptr_t subblock_link(const char *subblock, const block_header *b) const noexcept
    {
-      return reinterpret_cast<std::uintptr_t>(b) ^ reinterpret_cast<std::uintptr_t>(subblock) ^ pool_secret();
+      return (reinterpret_cast<std::uintptr_t>(b) ^ reinterpret_cast<std::uintptr_t>(subblock) ^ pool_secret()) | 1u;
    }
 
    char *block_start(const block_header *b) const noexcept
@@ -406,9 +407,10 @@ private:
       block_header *b;
       if (geometry_.subblocks == 1) {
          b = reinterpret_cast<block_header *>(subblock);
+      } else if (const std::uintptr_t link = *reinterpret_cast<const std::uintptr_t *>(subblock); !(link & 1u)) {
+         b = reinterpret_cast<block_header *>(subblock);   // the first sub-block
       } else {
-         const char *sb = reinterpret_cast<const char *>(subblock);
-         b = reinterpret_cast<block_header *>(*reinterpret_cast<const std::uintptr_t *>(sb) ^ subblock ^ pool_secret());
+         b = reinterpret_cast<block_header *>((link ^ subblock ^ pool_secret()) & ~std::uintptr_t(1));
          // A header is at a block's start (aligned) at most subblocks - 1 sub-blocks below: a
          // forged word leads nowhere else, so the check word read next is read near `node`.
          const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(b) - geometry_.header_offset;
@@ -514,7 +516,6 @@ private:
          char *sb = start + sub * geometry_.alignment;
          *reinterpret_cast<std::uintptr_t *>(sb) = subblock_link(sb, b);
       }
-      if (geometry_.subblocks > 1) *reinterpret_cast<std::uintptr_t *>(start) = subblock_link(start, b);
       b->free_head = linked_nodes(start);
       b->free_count = static_cast<std::uint32_t>(geometry_.nodes_per_block);
       blocks_.insert(*b);

@@ -14,8 +14,8 @@
 //
 // - One sub-block (the align-only shape, OverheadPercent 0, or a block whose one sub-block already
 //   holds enough nodes): the block header is at the start, the nodes after it.
-// - Several: each sub-block starts with a word that leads to the block header (in the first
-//   sub-block, after that word). A node costs one more load to find its header.
+// - Several: the first sub-block starts with the header, each other with a word that leads to
+//   it. A node costs one more load to find its header.
 //
 // With an overhead allowed, the sub-block is at least a page (4 KiB: a block's headers are few
 // and its nodes many) and doubles until the bytes of a block that hold no node (the core's
@@ -69,12 +69,13 @@ struct adaptive_pool_layout {
                                                  std::size_t alignment, std::size_t subblocks) noexcept
    {
       adaptive_pool_geometry g;
-      const std::size_t link = subblocks > 1 ? sizeof(void *) : 0;
+      // (A block starts with its header, so that a memory checker sees the pool's pointers to
+      // a block as pointers to its start; only the other sub-blocks start with a link.)
       g.alignment = alignment;
       g.subblocks = subblocks;
-      g.header_offset = link;
-      g.first_offset = round_up(link + header, node_align);
-      g.other_offset = round_up(link, node_align);
+      g.header_offset = 0;
+      g.first_offset = round_up(header, node_align);
+      g.other_offset = round_up(sizeof(void *), node_align);
       g.request_bytes = subblocks * alignment - BA_CHUNK_OVERHEAD;
       const std::size_t first_end = subblocks > 1 ? alignment : alignment - BA_CHUNK_OVERHEAD;
       if (first_end < g.first_offset + node_size) return adaptive_pool_geometry{};
