@@ -35,7 +35,7 @@
 
 namespace boost { namespace allocplus {
 
-//! What ba::vector asked of its allocator, as seed 000 counts it: new buffers, forward and
+//! What ba::vector asked of its allocator, as the benchmarks count it: new buffers, forward and
 //! backward expansions in place, shrinks in place. Counted only in programs built with
 //! BOOST_ALLOCPLUS_VECTOR_ALLOC_STATS defined (in every translation unit alike), per thread,
 //! for every ba::vector of the thread: the vector's layout stays the same, so reset before the
