@@ -36,6 +36,15 @@ PAGES = {
     "multiallocation_chain.hpp": ("allocator.md", []),
     "node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
     "private_node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
+}
+
+# Public types a header's classes return that are declared in a file of detail/ (outside its
+# namespace detail), listed on the header's page.
+TYPES_FROM = {
+    "node_allocator.hpp": ["detail/node_pool.hpp"],
+    "private_node_allocator.hpp": ["detail/node_pool.hpp"],
+    "synchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
+    "unsynchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
     "synchronized_pool_resource.hpp": ("memory_resource.md", []),
     "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
     "vector.hpp": ("vector.md", []),
@@ -79,7 +88,10 @@ def declaration_after(lines, i):
             i += 1
             continue
         cut = line
-        for k, ch in enumerate(line):
+        # An operator's name is not a bracket: count on a copy where it is letters.
+        scan = re.sub(r"operator\s*(<=>|<=|>=|<<|>>|->|<|>|\(\)|\[\])",
+                      lambda m: "operator" + "x" * len(m.group(1)), line)
+        for k, ch in enumerate(scan):
             if ch in "([<":
                 depth += 1
             elif ch in ")]>":
@@ -93,6 +105,31 @@ def declaration_after(lines, i):
             break
         i += 1
     return out, i
+
+
+INITIALIZERS = re.compile(r"(\)\s*(?:const\s*)?(?:noexcept(?:\((?:[^()]|\([^()]*\))*\))?)?)\s*(?<!:):(?!:).*$")
+
+
+def without_initializers(decl):
+    """A constructor's declaration without its member initializers (`: m_(a)`)."""
+    text = "\n".join(decl)
+    cut = INITIALIZERS.sub(r"\1", text)
+    return cut.split("\n")
+
+
+def plain_struct_body(lines, j):
+    """The members of a struct of data only (no function), from its `{` at line j to `};`."""
+    if j >= len(lines) or "{" not in lines[j]:
+        return None
+    body = []
+    for line in lines[j + 1:]:
+        if line.startswith("};"):
+            body.append("};")
+            return body if not any("(" in l.split("//")[0] for l in body) else None
+        body.append(line.rstrip())
+        if len(body) > 40:
+            return None
+    return None
 
 
 def name_of(decl):
@@ -145,6 +182,12 @@ def cpp_items(path, text=None):
         if comment:
             indent = len(line) - len(line.lstrip())
             decl, j = declaration_after(lines, i)
+            decl = without_initializers(decl) if decl else decl
+            while decl and not decl[-1].strip():
+                decl.pop()
+            body = plain_struct_body(lines, j) if decl and re.match(r"^struct\s+\w+\s*$", decl[-1].strip()) else None
+            if body:
+                decl = decl[:-1] + [decl[-1].rstrip() + " {"] + body
             if decl and (indent == 0 or access == "public"):
                 # A class's template line sits at indent 0 too.
                 items.append((0 if indent == 0 else 1, name_of(decl), decl, comment))
@@ -332,6 +375,8 @@ def main():
             base_items = [it for it in cpp_items_all(os.path.join(INCLUDE, base))
                           if it[0] == 1 and not internal(it)]
             inherited.append((base, base_items))
+        for extra in TYPES_FROM.get(header, []):
+            items = items + [it for it in cpp_items(os.path.join(INCLUDE, extra)) if it[0] == 0]
         text = page(header, items, user_page, header_summary(path), inherited)
         target = os.path.join(OUT, header.rsplit(".", 1)[0] + ".md")
         with open(target, "w", encoding="utf-8") as f:

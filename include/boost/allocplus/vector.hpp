@@ -66,7 +66,7 @@ inline vector_alloc_stats &thread_vector_alloc_stats() noexcept
 //! allocator (std, std::pmr, stateful ones, whose pointer type is T*).
 //!
 //! With a version-2 allocator (ba::allocator<T>, the default) growth asks, in one
-//! allocation_command, for at least size() + n elements and preferably the growth target
+//! allocation_command, for at least size() + n elements and preferably the grown capacity
 //! (1.6 times the capacity): the allocator expands the buffer forward in place, or backward (only
 //! for element types whose move cannot throw or that are bitwise relocatable, so that the strong
 //! guarantee survives), or gives a new buffer; the capacity is what it received. shrink_to_fit
