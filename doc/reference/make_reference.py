@@ -3,13 +3,15 @@
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 """make_reference.py: writes doc/reference/<header>.md for every public header.
 
-Run from the repository's root: `python3 doc/reference/make_reference.py`. Each page lists the
+Run it from anywhere: `python3 doc/reference/make_reference.py` (`--check`: write nothing, and
+fail when a page is not what the headers make now). Each page lists the
 public classes and functions a header declares, with the header's own comments (`//!` blocks
 in C++ headers, `/* */` blocks in the C core's) and their Effects / Returns / Throws /
 Complexity clauses, so the reference says what the headers say and nothing else. What a class
 inherits from an implementation base in detail/ (the allocators' common interface) is listed on
 the page of the class that inherits it. Regenerate after changing a header's comments;
-doc/examples/check_reference.cmake fails when a public header has no page."""
+doc/examples/check_reference.cmake (test docs_reference_pages) fails when a public header has no
+page; `--check` (test docs_reference_current) when a page is stale."""
 
 import os
 import re
@@ -36,6 +38,9 @@ PAGES = {
     "multiallocation_chain.hpp": ("allocator.md", []),
     "node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
     "private_node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
+    "synchronized_pool_resource.hpp": ("memory_resource.md", []),
+    "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
+    "vector.hpp": ("vector.md", []),
 }
 
 # Public types a header's classes return that are declared in a file of detail/ (outside its
@@ -45,9 +50,6 @@ TYPES_FROM = {
     "private_node_allocator.hpp": ["detail/node_pool.hpp"],
     "synchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
     "unsynchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
-    "synchronized_pool_resource.hpp": ("memory_resource.md", []),
-    "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
-    "vector.hpp": ("vector.md", []),
 }
 
 CLAUSE = re.compile(r"\b(Effects|Returns|Throws|Complexity|Requires|Precondition|Postcondition|Remarks|Note):")
@@ -364,10 +366,13 @@ def dedent(decl):
     return [l[cut:] if len(l) >= cut else l for l in decl]
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    written = []
-    for header, (user_page, bases) in sorted(PAGES.items()):
+def pages():
+    """{file name: text} of every reference page, from the headers as they are."""
+    texts = {}
+    headers = sorted(f for f in os.listdir(INCLUDE) if f.endswith(".hpp"))
+    for header in headers:
+        # A header not listed yet still gets its page, pointing to the front page.
+        user_page, bases = PAGES.get(header, ("index.md", []))
         path = os.path.join(INCLUDE, header)
         items = cpp_items(path)
         inherited = []
@@ -377,11 +382,12 @@ def main():
             inherited.append((base, base_items))
         for extra in TYPES_FROM.get(header, []):
             items = items + [it for it in cpp_items(os.path.join(INCLUDE, extra)) if it[0] == 0]
-        text = page(header, items, user_page, header_summary(path), inherited)
-        target = os.path.join(OUT, header.rsplit(".", 1)[0] + ".md")
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(text)
-        written.append(target)
+        texts[header.rsplit(".", 1)[0] + ".md"] = page(header, items, user_page, header_summary(path), inherited)
+    texts["dlmalloc.md"] = core_page()
+    return texts
+
+
+def core_page():
     core = os.path.join(INCLUDE, "core", "dlmalloc.h")
     items = c_items(core)
     out = ["# `<boost/allocplus/core/dlmalloc.h>`", "",
@@ -405,12 +411,35 @@ def main():
         if body:
             out.append(body)
             out.append("")
-    target = os.path.join(OUT, "dlmalloc.md")
-    with open(target, "w", encoding="utf-8") as f:
-        f.write("\n".join(out).rstrip() + "\n")
-    written.append(target)
-    for w in written:
-        print(os.path.relpath(w, ROOT))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main(argv):
+    """Writes the pages; with --check, writes nothing and fails when a page is not what the
+    headers make now (a header's comment changed and the page was not made again)."""
+    check = "--check" in argv
+    texts = pages()
+    stale = []
+    for name, text in sorted(texts.items()):
+        target = os.path.join(OUT, name)
+        if check:
+            try:
+                current = open(target, encoding="utf-8").read()
+            except OSError:
+                current = None
+            if current != text:
+                stale.append(name)
+        else:
+            os.makedirs(OUT, exist_ok=True)
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+            print(os.path.relpath(target, ROOT))
+    if check:
+        for name in stale:
+            print("doc/reference/%s is not what the headers make: run python3 doc/reference/make_reference.py" % name)
+        print("%d pages, %d not current" % (len(texts), len(stale)))
+        return 1 if stale else 0
+    return 0
 
 
 def cpp_items_all(path):
@@ -431,4 +460,4 @@ def internal(item):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
