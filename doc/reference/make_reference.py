@@ -238,13 +238,19 @@ def c_items(path):
                     continue
                 decls.append(l)
                 i += 1
-                # A helper's body: keep its signature only.
+                # A helper's body: keep its signature only; each helper is an entry of its own.
                 if "{" in l and not l.startswith("typedef"):
-                    decls[-1] = l.split("{")[0].rstrip() + ";"
+                    head = l.split("{")[0].rstrip()
+                    if head.strip():
+                        decls[-1] = head + ";"
+                    else:
+                        decls.pop()
+                        decls[-1] = decls[-1].rstrip() + ";"
                     depth = l.count("{") - l.count("}")
                     while depth > 0 and i < len(lines):
                         depth += lines[i].count("{") - lines[i].count("}")
                         i += 1
+                    break
                 elif l.startswith("typedef struct") and "{" in l:
                     while i < len(lines) and not lines[i].startswith("}"):
                         decls.append(lines[i])
@@ -293,8 +299,10 @@ C_GROUPS = {
                       "`h`: the same effects, returns and complexity. Every block must be freed to the heap "
                       "that allocated it.",
     "ba_stats": "`ba_heap_stats_get` and `ba_heap_check` of the default heap.",
-    "ba_chain_init": "**Effects:** `ba_chain_init` makes `*c` an empty chain. **Returns:** `ba_chain_empty`: "
-                     "whether `c` has no node.",
+    "ba_chain_init": "**Effects:** makes `*c` an empty chain.",
+    "ba_chain_empty": "**Returns:** whether `*c` has no node.",
+    "ba_chain_push_back": "**Effects:** appends `node` to `*c` (its first word becomes the link, null after the last).",
+    "ba_chain_push_front": "**Effects:** puts `node` first in `*c`.",
 }
 
 
@@ -387,9 +395,50 @@ def pages():
     return texts
 
 
+# The C names of the commands mean what allocation_command.hpp's do (the same values).
+C_MACROS = {
+    "BA_ALLOCATE_NEW": "a command of `ba_allocation_command` (combine with `\\|`): allocate a new block, after the expansions asked for failed",
+    "BA_EXPAND_FWD": "expand `reuse_ptr` forward: its start stays where it is",
+    "BA_EXPAND_BWD": "expand `reuse_ptr` backward: its start moves down by whole objects",
+    "BA_SHRINK_IN_PLACE": "shrink `reuse_ptr` in place (limit is then the most objects accepted, preferred the fewest)",
+    "BA_NOTHROW_ALLOCATION": "accepted for Boost.Container's sake: the core never throws",
+    "BA_ZERO_MEMORY": "zero the bytes the block gains",
+    "BA_TRY_SHRINK_IN_PLACE": "report what `BA_SHRINK_IN_PLACE` would receive, without shrinking",
+    "BA_MALLOC_ALIGNMENT": "the alignment of every block (16 on 64-bit systems)",
+}
+
+
+def core_macros(path):
+    """The header's public macros (BA_*): name, value, and what its comment says."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    rows, block = [], ""
+    i = 0
+    while i < len(lines) and not lines[i].startswith("BOOST_ALLOCPLUS_CORE_BEGIN_DECLS"):
+        line = lines[i]
+        if line.startswith("/*"):
+            text = []
+            while True:
+                text.append(re.sub(r"^\s*(/\*|\*/|\*)\s?", "", lines[i]).replace("*/", "").strip())
+                if "*/" in lines[i]:
+                    break
+                i += 1
+            block = " ".join(t for t in text if t)
+        m = re.match(r"^#define\s+(BA_\w+)\s+(.*?)\s*(?:/\*\s*(.*?))?\s*$", line)
+        if m:
+            name, value, note = m.group(1), m.group(2), m.group(3) or ""
+            while note and "*/" not in note and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("*"):
+                i += 1
+                note += " " + lines[i].strip().lstrip("*").strip()
+            note = note.replace("*/", "").strip()
+            rows.append((name, value, C_MACROS.get(name) or note or block))
+        i += 1
+    return rows
+
+
 def core_page():
     core = os.path.join(INCLUDE, "core", "dlmalloc.h")
     items = c_items(core)
+    macros = core_macros(core)
     out = ["# `<boost/allocplus/core/dlmalloc.h>`", "",
            "Reference ([all headers](index.md)). What it is for, with examples and measurements: "
            "[core](../core.md) and [one heap](../one_heap.md).", "",
@@ -399,7 +448,16 @@ def core_page():
            "including it. Every block is aligned to `BA_MALLOC_ALIGNMENT`. Functions that fail "
            "return null (or 0): nothing here throws; a misuse a heap finds (a free of a pointer it "
            "did not hand out, a corrupted chunk) goes to the diagnostic handler. Every heap has its "
-           "own lock unless it was created without one.", ""]
+           "own lock unless it was created without one.", "",
+           "The checking level, `BOOST_ALLOCPLUS_CHECKED` (0 with `NDEBUG`, 1 without, 2 when asked "
+           "for; `BOOST_ALLOCPLUS_CHECKED_EXPENSIVE` is 1 at level 2), is read here for every header: "
+           "[checked builds](../checked_builds.md) says what each level catches.", "",
+           "## Macros", "",
+           "| macro | value | meaning |",
+           "|---|---|---|"]
+    for name, value, note in macros:
+        out.append("| `%s` | `%s` | %s |" % (name, value.replace("|", "\\|"), note.replace("|", "\\|")))
+    out.append("")
     for level, title, decl, comment in items:
         out.append("## `%s`" % title)
         out.append("")
@@ -407,7 +465,7 @@ def core_page():
         out.extend(d.rstrip() for d in decl)
         out.append("```")
         out.append("")
-        body = text_of(comment) or C_GROUPS.get(title.split(",")[0], "")
+        body = "\n\n".join(t for t in (text_of(comment), C_GROUPS.get(title.split(",")[0], "")) if t)
         if body:
             out.append(body)
             out.append("")
