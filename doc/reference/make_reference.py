@@ -397,7 +397,7 @@ def pages():
 
 # The C names of the commands mean what allocation_command.hpp's do (the same values).
 C_MACROS = {
-    "BA_ALLOCATE_NEW": "a command of `ba_allocation_command` (combine with `\\|`): allocate a new block, after the expansions asked for failed",
+    "BA_ALLOCATE_NEW": "a command of `ba_allocation_command` (commands combine by bitwise or): allocate a new block, after the expansions asked for failed",
     "BA_EXPAND_FWD": "expand `reuse_ptr` forward: its start stays where it is",
     "BA_EXPAND_BWD": "expand `reuse_ptr` backward: its start moves down by whole objects",
     "BA_SHRINK_IN_PLACE": "shrink `reuse_ptr` in place (limit is then the most objects accepted, preferred the fewest)",
