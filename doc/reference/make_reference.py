@@ -37,7 +37,11 @@ PAGES = {
     "memory_resource.hpp": ("memory_resource.md", []),
     "multiallocation_chain.hpp": ("allocator.md", []),
     "node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
-    "private_node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
+    "private_node_allocator.hpp": ("node_allocator.md", ["detail/private_pool_handle.hpp",
+                                                         "detail/pooled_allocator_base.hpp"]),
+    # The adaptive pools' guide is not written yet: their pages point to the front page.
+    "adaptive_pool.hpp": (None, ["detail/pooled_allocator_base.hpp"]),
+    "private_adaptive_pool.hpp": (None, ["detail/private_pool_handle.hpp", "detail/pooled_allocator_base.hpp"]),
     "synchronized_pool_resource.hpp": ("memory_resource.md", []),
     "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
     "vector.hpp": ("vector.md", []),
@@ -50,6 +54,8 @@ TYPES_FROM = {
     "private_node_allocator.hpp": ["detail/node_pool.hpp"],
     "synchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
     "unsynchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
+    "adaptive_pool.hpp": ["detail/node_pool.hpp", "detail/adaptive_node_pool.hpp"],
+    "private_adaptive_pool.hpp": ["detail/node_pool.hpp", "detail/adaptive_node_pool.hpp"],
 }
 
 CLAUSE = re.compile(r"\b(Effects|Returns|Throws|Complexity|Requires|Precondition|Postcondition|Remarks|Note):")
@@ -120,14 +126,20 @@ def without_initializers(decl):
 
 
 def plain_struct_body(lines, j):
-    """The members of a struct of data only (no function), from its `{` at line j to `};`."""
+    """The data members of a struct, from its `{` at line j to `};` (a member function ends the
+    list: `...` stands for the rest)."""
     if j >= len(lines) or "{" not in lines[j]:
         return None
     body = []
     for line in lines[j + 1:]:
         if line.startswith("};"):
             body.append("};")
-            return body if not any("(" in l.split("//")[0] for l in body) else None
+            return body
+        doc_line = line.strip().startswith("//!") and not line.strip().startswith("//!<")
+        if "(" in line.split("//")[0] or doc_line or line.strip().startswith("template"):
+            while body and not body[-1].strip():
+                body.pop()
+            return body + ["   ...", "};"] if body else None
         body.append(line.rstrip())
         if len(body) > 40:
             return None
@@ -187,7 +199,16 @@ def cpp_items(path, text=None):
             decl = without_initializers(decl) if decl else decl
             while decl and not decl[-1].strip():
                 decl.pop()
-            body = plain_struct_body(lines, j) if decl and re.match(r"^struct\s+\w+\s*$", decl[-1].strip()) else None
+            # A comment over a run of one-line declarations (constants, aliases) covers the run.
+            if len(decl) == 1 and decl[0].rstrip().endswith(";"):
+                k = j + 1
+                while (k < len(lines) and lines[k].strip() and not lines[k].strip().startswith("//")
+                       and lines[k].rstrip().endswith(";") and len(decl) < 8
+                       and len(lines[k]) - len(lines[k].lstrip()) == indent):
+                    decl.append(lines[k])
+                    k += 1
+                j = max(j, k - 1)
+            body = plain_struct_body(lines, j) if decl and re.match(r"^struct\s+\w+(\s*:\s*[\w:<>, ]+)?\s*$", decl[-1].strip()) else None
             if body:
                 decl = decl[:-1] + [decl[-1].rstrip() + " {"] + body
             if decl and (indent == 0 or access == "public"):
@@ -328,8 +349,12 @@ def page(header, items, user_page, summary, inherited):
     name = header.rsplit(".", 1)[0]
     include = "boost/allocplus/" + header
     out = ["# `<%s>`" % include, ""]
-    out.append("Reference ([all headers](index.md)). What it is for, with examples and measurements: "
-               "[%s](../%s)." % (user_page.rsplit(".", 1)[0].replace("_", " "), user_page))
+    if user_page:
+        out.append("Reference ([all headers](index.md)). What it is for, with examples and measurements: "
+                   "[%s](../%s)." % (user_page.rsplit(".", 1)[0].replace("_", " "), user_page))
+    else:
+        out.append("Reference ([all headers](index.md)). Its guide, with examples and measurements, is "
+                   "not written yet ([the documentation's front page](../index.md)).")
     out.append("")
     out.append("```cpp\n#include <%s>\n```" % include)
     out.append("")
@@ -355,12 +380,16 @@ def page(header, items, user_page, summary, inherited):
 
     for level, title, decl, comment in items:
         emit(level, title, decl, comment)
-    for base, base_items in inherited:
+    if inherited:
         out.append("## Inherited members")
         out.append("")
-        out.append("From the allocators' common implementation (`%s`); the members of the class above "
-                   "replace any of the same name." % base)
+        out.append("From the allocators' common implementation in `detail/`; the members of the class "
+                   "above replace any of the same name.")
         out.append("")
+    for base, base_items in inherited:
+        if len(inherited) > 1:
+            out.append("From `%s`:" % base)
+            out.append("")
         for level, title, decl, comment in base_items:
             if level == 0:
                 continue
@@ -380,7 +409,7 @@ def pages():
     headers = sorted(f for f in os.listdir(INCLUDE) if f.endswith(".hpp"))
     for header in headers:
         # A header not listed yet still gets its page, pointing to the front page.
-        user_page, bases = PAGES.get(header, ("index.md", []))
+        user_page, bases = PAGES.get(header, (None, []))
         path = os.path.join(INCLUDE, header)
         items = cpp_items(path)
         inherited = []
