@@ -39,9 +39,9 @@ PAGES = {
     "node_allocator.hpp": ("node_allocator.md", ["detail/pooled_allocator_base.hpp"]),
     "private_node_allocator.hpp": ("node_allocator.md", ["detail/private_pool_handle.hpp",
                                                          "detail/pooled_allocator_base.hpp"]),
-    # The adaptive pools' guide is not written yet: their pages point to the front page.
-    "adaptive_pool.hpp": (None, ["detail/pooled_allocator_base.hpp"]),
-    "private_adaptive_pool.hpp": (None, ["detail/private_pool_handle.hpp", "detail/pooled_allocator_base.hpp"]),
+    "adaptive_pool.hpp": ("adaptive_pool.md", ["detail/pooled_allocator_base.hpp"]),
+    "private_adaptive_pool.hpp": ("adaptive_pool.md", ["detail/private_pool_handle.hpp",
+                                                       "detail/pooled_allocator_base.hpp"]),
     "synchronized_pool_resource.hpp": ("memory_resource.md", []),
     "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
     "vector.hpp": ("vector.md", []),
