@@ -6,7 +6,9 @@
 A link [text](path) or [text](path#anchor) must name a file or folder that exists, relative to
 the page; an anchor (also [text](#anchor) within the page) must be the slug of a heading of the
 target page, as GitHub makes them (lower case, punctuation dropped, spaces to hyphens). Links to
-other sites (http:, https:, mailto:) are not followed. Exits 1 and names every broken link."""
+other sites (http:, https:, mailto:) are not followed. Every `#include <boost/allocplus/...>` a
+page shows (in its code too) must name a header of include/, which the package installs whole.
+Exits 1 and names every broken link and every missing header."""
 
 import os
 import re
@@ -14,6 +16,8 @@ import sys
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
+INCLUDE = re.compile(r"#\s*include\s*<(boost/allocplus/[^>]+)>")
+INCLUDE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include"))
 
 
 def prose_lines(path):
@@ -65,8 +69,19 @@ def check(page):
     return broken
 
 
+def missing_headers(page):
+    """Headers of ours a page includes that include/ does not have."""
+    missing = []
+    with open(page, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            for header in INCLUDE.findall(line):
+                if not os.path.isfile(os.path.join(INCLUDE_DIR, header)):
+                    missing.append("%s:%d: <%s>: no such header in include/" % (page, number, header))
+    return missing
+
+
 def main(pages):
-    broken = [b for page in pages for b in check(page)]
+    broken = [b for page in pages for b in check(page) + missing_headers(page)]
     for b in broken:
         print(b)
     print("%d pages, %d broken links" % (len(pages), len(broken)))

@@ -14,7 +14,7 @@
 
 namespace boost { namespace allocplus {
 
-//! The allocator of arrays over the C core's default heap: the seed's ba::allocator.
+//! The allocator of arrays over the C core's default heap.
 //!
 //! Version 1 is a standard allocator (allocate, deallocate, allocate_at_least, max_size).
 //! Version 2 adds what boost::container (and ba::vector) use to grow and shrink in place and to

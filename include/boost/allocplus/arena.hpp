@@ -22,8 +22,7 @@
 #include <initializer_list>
 #include <new>
 
-// A pointer given to deallocate or reallocate is checked in checked builds, and under ASan (whose
-// users asked for misuse to be found) in every build.
+// A pointer given to deallocate or reallocate is checked in every build, at constant cost.
 #define BOOST_ALLOCPLUS_ARENA_CHECK(condition, what, address)                                       \
    (BOOST_LIKELY(condition) ? (void)0 : ::boost::allocplus::detail::report_usage_error(what, address))
 
@@ -678,7 +677,7 @@ private:
                                                       detail::arena_header_size);
    }
 
-   // The header of live block p; in checked builds p is first checked to be one.
+   // The header of live block p, once p is checked to be one.
    // Every build, at constant cost (as glibc checks a chunk given back): the pointer is one the
    // arena could have handed out, its block is live, and the block its header describes lies in
    // the arena (an overrun that rewrote the header must not make the free file a block elsewhere).

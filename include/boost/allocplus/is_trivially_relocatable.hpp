@@ -25,8 +25,8 @@ namespace boost { namespace allocplus {
 //! (their sentinel nodes live inside the object) are NOT relocatable. In libstdc++ (GCC 12)
 //! std::unique_ptr with the default deleter, std::shared_ptr, std::weak_ptr and std::vector with
 //! std::allocator hold only pointers to elsewhere and are relocatable; the library does not say
-//! so for them, because another standard library may differ: specialize for them yourself if you
-//! target only libstdc++.
+//! so for them, because another standard library may differ: specialize for them yourself if your
+//! program is only ever built with libstdc++.
 template <class T>
 struct is_trivially_relocatable : std::is_trivially_copyable<T> {};
 

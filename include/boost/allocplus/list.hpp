@@ -5,7 +5,7 @@
 
 // ba::list<T, A>: std::list's interface and guarantees (C++17), with any allocator; with a
 // version-2 allocator every operation on many nodes allocates them in one allocate_individual
-// call and frees them in one deallocate_individual call (seed 000, chapter 2).
+// call and frees them in one deallocate_individual call.
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/allocator_traits.hpp>

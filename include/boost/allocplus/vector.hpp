@@ -35,7 +35,7 @@
 
 namespace boost { namespace allocplus {
 
-//! What ba::vector asked of its allocator, as seed 000 counts it: new buffers, forward and
+//! What ba::vector asked of its allocator, as the benchmarks count it: new buffers, forward and
 //! backward expansions in place, shrinks in place. Counted only in programs built with
 //! BOOST_ALLOCPLUS_VECTOR_ALLOC_STATS defined (in every translation unit alike), per thread,
 //! for every ba::vector of the thread: the vector's layout stays the same, so reset before the
@@ -66,7 +66,7 @@ inline vector_alloc_stats &thread_vector_alloc_stats() noexcept
 //! allocator (std, std::pmr, stateful ones, whose pointer type is T*).
 //!
 //! With a version-2 allocator (ba::allocator<T>, the default) growth asks, in one
-//! allocation_command, for at least size() + n elements and preferably the growth target
+//! allocation_command, for at least size() + n elements and preferably the grown capacity
 //! (1.6 times the capacity): the allocator expands the buffer forward in place, or backward (only
 //! for element types whose move cannot throw or that are bitwise relocatable, so that the strong
 //! guarantee survives), or gives a new buffer; the capacity is what it received. shrink_to_fit
