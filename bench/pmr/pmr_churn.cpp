@@ -12,7 +12,8 @@
 //                                   200k more distinct ones each push (no key repeats).
 //
 // Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
-// `ba_sync_pool` (ba::synchronized_pool_resource), `ba_default_heap` (ba::default_heap_resource());
+// `ba_sync_pool` (ba::synchronized_pool_resource), `ba_unsync_adaptive_pool` /
+// `ba_sync_adaptive_pool` (their adaptive twins), `ba_default_heap` (ba::default_heap_resource());
 // `ba_arena` (ba::arena_resource over a ba::arena in a 64 MiB buffer); `std_unsync_pool` /
 // `std_sync_pool` (std::pmr's pool resources), `new_delete` (std::pmr::new_delete_resource()),
 // `std_monotonic_buffer` (std::pmr::monotonic_buffer_resource over a 64 MiB buffer: it never
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 {
    register_resource<owned<ba::unsynchronized_pool_resource>>("ba_unsync_pool");
    register_resource<owned<ba::synchronized_pool_resource>>("ba_sync_pool");
+   register_resource<owned<ba::unsynchronized_adaptive_pool_resource>>("ba_unsync_adaptive_pool");
+   register_resource<owned<ba::synchronized_adaptive_pool_resource>>("ba_sync_adaptive_pool");
    register_resource<global<&ba_default_heap>>("ba_default_heap");
    register_resource<arena_holder>("ba_arena");
    register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool");

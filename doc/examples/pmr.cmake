@@ -5,4 +5,5 @@
 allocplus_doc_examples(PAGE memory_resource FILES
   pmr_pool_resources.cpp
   pmr_heap_resources.cpp
-  pmr_arena_resource.cpp)
+  pmr_arena_resource.cpp
+  pmr_adaptive_resources.cpp)

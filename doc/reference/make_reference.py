@@ -42,8 +42,10 @@ PAGES = {
     "adaptive_pool.hpp": ("adaptive_pool.md", ["detail/pooled_allocator_base.hpp"]),
     "private_adaptive_pool.hpp": ("adaptive_pool.md", ["detail/private_pool_handle.hpp",
                                                        "detail/pooled_allocator_base.hpp"]),
-    "synchronized_pool_resource.hpp": ("memory_resource.md", []),
-    "unsynchronized_pool_resource.hpp": ("memory_resource.md", []),
+    "synchronized_pool_resource.hpp": ("memory_resource.md", ["detail/synchronized_pool_resource_base.hpp"]),
+    "unsynchronized_pool_resource.hpp": ("memory_resource.md", ["detail/unsynchronized_pool_resource_base.hpp"]),
+    "adaptive_pool_resource.hpp": ("memory_resource.md", ["detail/synchronized_pool_resource_base.hpp",
+                                                          "detail/unsynchronized_pool_resource_base.hpp"]),
     "vector.hpp": ("vector.md", []),
 }
 
@@ -56,6 +58,7 @@ TYPES_FROM = {
     "unsynchronized_pool_resource.hpp": ["detail/node_pool.hpp"],
     "adaptive_pool.hpp": ["detail/node_pool.hpp", "detail/adaptive_node_pool.hpp"],
     "private_adaptive_pool.hpp": ["detail/node_pool.hpp", "detail/adaptive_node_pool.hpp"],
+    "adaptive_pool_resource.hpp": ["detail/node_pool.hpp", "detail/adaptive_node_pool.hpp"],
 }
 
 CLAUSE = re.compile(r"\b(Effects|Returns|Throws|Complexity|Requires|Precondition|Postcondition|Remarks|Note):")

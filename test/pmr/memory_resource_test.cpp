@@ -96,8 +96,21 @@ struct arena_case {
    static constexpr bool pooled = false;
 };
 
+struct synchronized_adaptive_case {
+   counting_resource upstream;
+   ba::synchronized_adaptive_pool_resource resource{&upstream};
+   std::pmr::memory_resource &get() { return resource; }
+   static constexpr bool pooled = true;
+};
+struct unsynchronized_adaptive_case {
+   counting_resource upstream;
+   ba::unsynchronized_adaptive_pool_resource resource{&upstream};
+   std::pmr::memory_resource &get() { return resource; }
+   static constexpr bool pooled = true;
+};
+
 using all_resources = std::tuple<default_heap_case, heap_case, buffer_heap_case, synchronized_case, unsynchronized_case,
-                                 arena_case>;
+                                 synchronized_adaptive_case, unsynchronized_adaptive_case, arena_case>;
 
 bool aligned(const void *p, std::size_t alignment)
 {
@@ -160,6 +173,11 @@ BOOST_AUTO_TEST_CASE(stateful_resources_are_equal_only_to_themselves)
    ba::unsynchronized_pool_resource u1, u2;
    BOOST_TEST(!u1.is_equal(u2));
    BOOST_TEST(!u1.is_equal(s1));
+   ba::synchronized_adaptive_pool_resource as1, as2;
+   BOOST_TEST(!as1.is_equal(as2));
+   ba::unsynchronized_adaptive_pool_resource au1, au2;
+   BOOST_TEST(!au1.is_equal(au2));
+   BOOST_TEST(!au1.is_equal(u1));
    alignas(std::max_align_t) static unsigned char buffer[4096];
    ba::arena a(buffer, sizeof buffer);
    ba::arena_resource a1(a), a2(a);   // (over one arena all the same: each resource is itself)
@@ -398,8 +416,66 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(std_and_ba_containers_run_on_each, Case, all_resou
    BOOST_TEST(c->upstream.live == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(the_adaptive_resources_give_memory_back_as_containers_die)
+{
+   ba::unsynchronized_adaptive_pool_resource u;
+   ba::synchronized_adaptive_pool_resource s;
+   for (std::pmr::memory_resource *r : {static_cast<std::pmr::memory_resource *>(&u), static_cast<std::pmr::memory_resource *>(&s)}) {
+      ba_thread_cache_flush();
+      ba_heap_stats before;
+      ba_stats(&before);
+      {
+         std::pmr::list<int> l(r);
+         std::pmr::map<int, int> m(r);
+         for (int i = 0; i < 50000; ++i) {
+            l.push_back(i);
+            m.emplace(i, i);
+         }
+      }
+      ba_thread_cache_flush();   // (the threads' bins of the shared pools back to them)
+      ba_heap_stats after;
+      ba_stats(&after);
+      // Two classes (the list's and the map's nodes), each keeping at most two free blocks.
+      BOOST_TEST(after.in_use_bytes <= before.in_use_bytes + 2 * 2 * 64 * 1024);
+   }
+   const ba::adaptive_pool_statistics us = u.statistics();
+   BOOST_TEST(us.nodes_in_use == 0u);
+   BOOST_TEST(us.blocks == us.free_blocks);
+   BOOST_TEST(us.free_blocks <= 4u);
+   BOOST_TEST(s.statistics().nodes_in_use == 0u);
+   BOOST_TEST(u.release_free_blocks() == us.blocks);
+   BOOST_TEST(u.statistics().blocks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(the_adaptive_resources_refuse_bad_alignments)
+{
+   ba::unsynchronized_adaptive_pool_resource u;
+   ba::synchronized_adaptive_pool_resource s;
+   BOOST_CHECK_THROW((void)u.allocate(24, 3), std::bad_alloc);
+   BOOST_CHECK_THROW((void)s.allocate(24, 12), std::bad_alloc);
+}
+
 #if BOOST_ALLOCPLUS_CHECKED
 #include "support/usage_reports.hpp"
+
+BOOST_AUTO_TEST_CASE(the_adaptive_pools_misuse_checks_are_reached_through_the_resources)
+{
+   ba::unsynchronized_adaptive_pool_resource u;
+   void *p = u.allocate(24, 8);
+   void *q = u.allocate(24, 8);
+   allocplus_test::expect_report([&] { u.deallocate(p, 24, 8); u.deallocate(p, 24, 8); },
+                                 "ba::unsynchronized_adaptive_pool_resource: double free of a node", p);
+   alignas(16) static unsigned char foreign[32];
+   allocplus_test::expect_report([&] { u.deallocate(foreign, 24, 8); },
+                                 "ba::unsynchronized_adaptive_pool_resource: a pointer that did not come from this pool is freed",
+                                 foreign);
+   u.deallocate(p, 24, 8);
+   u.deallocate(q, 24, 8);
+   ba::synchronized_adaptive_pool_resource s;
+   allocplus_test::expect_report([&] { s.deallocate(foreign, 24, 8); },
+                                 "ba::synchronized_adaptive_pool_resource: a pointer that did not come from this pool is freed",
+                                 foreign);
+}
 
 BOOST_AUTO_TEST_CASE(the_pools_misuse_checks_are_reached_through_the_resources)
 {

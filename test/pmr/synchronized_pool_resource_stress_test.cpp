@@ -1,13 +1,14 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
-// ba::synchronized_pool_resource from many threads: std::pmr containers of several size classes
+// ba::synchronized_pool_resource and ba::synchronized_adaptive_pool_resource from many threads: std::pmr containers of several size classes
 // filled and emptied at once, blocks handed to other threads and freed there, requests that go
 // upstream in between. Built for TSan in CI (label `thread`).
 
 #define BOOST_TEST_MODULE allocplus synchronized_pool_resource stress
 #include <boost/test/unit_test.hpp>
 
+#include <boost/allocplus/adaptive_pool_resource.hpp>
 #include <boost/allocplus/synchronized_pool_resource.hpp>
 
 #include <atomic>
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace ba = boost::allocplus;
@@ -35,9 +37,11 @@ struct handed_block {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(threads_allocate_and_free_each_others_blocks)
+using synchronized_resources = std::tuple<ba::synchronized_pool_resource, ba::synchronized_adaptive_pool_resource>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(threads_allocate_and_free_each_others_blocks, Resource, synchronized_resources)
 {
-   ba::synchronized_pool_resource resource;
+   Resource resource;
    std::mutex exchange_lock;
    std::vector<handed_block> exchange;   // blocks allocated by one thread, freed by another
    std::atomic<int> errors{0};

@@ -9,10 +9,11 @@
 //   synchronized_pool_resource     size-class pools shared by threads, per-thread bins
 //   unsynchronized_pool_resource   size-class pools of its own, for one thread at a time
 //   arena_resource                 a ba::arena (a buffer of yours), with an upstream when it is full
-// The resources of the adaptive pools join them here, in a header of their own, with the size
-// classes of detail/pool_resource_classes.hpp.
+//   synchronized_adaptive_pool_resource, unsynchronized_adaptive_pool_resource
+//                                  the same over adaptive pools: blocks back to the core as they empty
 
 #include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
+#include <boost/allocplus/adaptive_pool_resource.hpp>
 #include <boost/allocplus/arena_resource.hpp>
 #include <boost/allocplus/default_heap_resource.hpp>
 #include <boost/allocplus/heap_resource.hpp>

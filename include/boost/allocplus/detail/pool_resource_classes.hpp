@@ -4,13 +4,16 @@
 #define BOOST_ALLOCPLUS_DETAIL_POOL_RESOURCE_CLASSES_HPP
 
 // The size classes of the pool resources (synchronized_pool_resource, unsynchronized_pool_resource,
-// and the adaptive pool resource to come): 8 to 128 bytes by 8 (classes 0 to 15), then 144 to 512
+// and their adaptive twins): 8 to 128 bytes by 8 (classes 0 to 15), then 144 to 512
 // by 16 (classes 16 to 39), as fine as std's pools where most nodes are (a std::list<int> node of
 // 24 bytes takes 24, not 32). A class's nodes are aligned to 16 when its size is a multiple of 16,
 // else to 8. A request goes to the smallest class whose nodes are as big and as aligned; one
 // bigger than the largest class in use or aligned to more than 16 goes upstream. Computed, not
 // searched: deallocate finds the class from the size and alignment it is given, as
 // std::pmr::memory_resource guarantees they are the allocation's.
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/detail/throw_exception.hpp>
 
 #include <cstddef>
 #include <memory_resource>
@@ -63,6 +66,12 @@ struct pool_resource_classes {
       return n == 0 ? 256 : n > 4096 ? 4096 : n;
    }
 };
+
+//! Throws: std::bad_alloc when a resource is asked for an alignment that is not a power of two.
+inline void check_resource_alignment(std::size_t alignment)
+{
+   if (BOOST_UNLIKELY((alignment & (alignment - 1)) != 0 || alignment == 0)) throw_bad_alloc();
+}
 
 }}} // namespace boost::allocplus::detail
 
