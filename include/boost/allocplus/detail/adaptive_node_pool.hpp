@@ -493,7 +493,8 @@ private:
    // in no list yet; null when the core has no memory.
    BOOST_NOINLINE block_header *new_block() noexcept
    {
-      void *memory = ba_memalign(geometry_.alignment, geometry_.request_bytes);
+      // (A pool whose parameters have no geometry, made at run time by a resource, has no blocks.)
+      void *memory = geometry_.valid() ? ba_memalign(geometry_.alignment, geometry_.request_bytes) : nullptr;
       if (!memory) return nullptr;
       unsigned char *bits = nullptr;
       if (BOOST_ALLOCPLUS_CHECKED) {
