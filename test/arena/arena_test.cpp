@@ -1012,6 +1012,27 @@ BOOST_AUTO_TEST_CASE(asan_sees_a_use_after_free_and_an_overflow_into_a_header)
    BOOST_TEST(overflow.err.find("use-after-poison") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(asan_sees_a_use_after_free_and_the_room_past_the_bump_pointer_in_a_region)
+{
+   const child_outcome after_free = run_in_child([&] {
+      ba::arena a(ba_default_heap());
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      (void)a.allocate(64);
+      a.deallocate(p);
+      allocplus_test::use(p[8]);
+   });
+   BOOST_TEST(after_free.exit_code != 0);
+   BOOST_TEST(after_free.err.find("use-after-poison") != std::string::npos);
+   const child_outcome past_bump = run_in_child([&] {
+      ba::arena a(ba_default_heap());
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+      allocplus_test::use(p[200]);   // past the last block: room the arena has not handed out
+      a.release();
+   });
+   BOOST_TEST(past_bump.exit_code != 0);
+   BOOST_TEST(past_bump.err.find("use-after-poison") != std::string::npos);
+}
+
 #endif
 
 BOOST_AUTO_TEST_CASE(ba_vector_grows_in_place_at_the_bump_end)

@@ -166,7 +166,9 @@ public:
    //!   there, else into its slot list or the tree.
    //! Checked builds: a pointer this arena did not give out, or one freed already, stops the
    //!   program through the diagnostic handler ("ba::arena::deallocate: ...").
-   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above.
+   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above; for a
+   //!   block outside the current region, plus a lookup of its region (logarithmic in the number
+   //!   of regions).
    BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
    {
       if (p == nullptr) return;
@@ -186,7 +188,8 @@ public:
    //!   pointer and there is room, or when the block bytes needed do not grow; otherwise a new
    //!   block, a copy and a free.
    //! Returns: the block (p itself when in place).
-   //! Throws: std::bad_alloc without room (block p is then unchanged and still owned by the caller).
+   //! Throws: std::bad_alloc without room, in the arena and (if it grows) in its upstream (block p
+   //!   is then unchanged and still owned by the caller).
    [[nodiscard]] void *reallocate(void *p, std::size_t size)
    {
       void *r = try_reallocate(p, size);
@@ -215,7 +218,8 @@ public:
    //!   bump end when there is room, elsewhere when the size needs no more block bytes than p
    //!   has. Otherwise nothing.
    //! Returns: whether p was resized (capacity(p) then says to how much).
-   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic).
+   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic) and
+   //!   a block outside the current region (a lookup of its region: logarithmic in the regions).
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
@@ -511,7 +515,7 @@ private:
 
 #if defined(BA_DETAIL_VALGRIND)
    // memcheck forgets the blocks still live in region r (they die with it).
-   void vg_take_back_live_blocks(const detail::arena_region &r) const noexcept
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void vg_take_back_live_blocks(const detail::arena_region &r) const noexcept
    {
       for (unsigned char *b = r.begin; b != top_of(r); b += reinterpret_cast<detail::arena_header *>(b)->size) {
          const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
