@@ -27,19 +27,23 @@ namespace {
 
 alignas(64) unsigned char buffer[1 << 20];
 
+// A list, a map with `keys` keys (a third erased) and a vector over a, all gone at the end.
+void containers_over(ba::arena &a, int keys)
+{
+   std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
+   std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
+      ba::arena_allocator<std::pair<const int, int>>(a)};
+   for (int i = 0; i < keys; ++i) m[i] = i;
+   for (int i = 0; i < keys; i += 3) m.erase(i);
+   std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
+   for (int i = 0; i < 20000; ++i) v.push_back(i);
+   l.clear();
+}
+
 void clean()
 {
    ba::arena a(buffer, sizeof buffer);
-   {
-      std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
-      std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
-         ba::arena_allocator<std::pair<const int, int>>(a)};
-      for (int i = 0; i < 1000; ++i) m[i] = i;
-      for (int i = 0; i < 1000; i += 3) m.erase(i);
-      std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
-      for (int i = 0; i < 20000; ++i) v.push_back(i);
-      l.clear();
-   }
+   containers_over(a, 1000);
    void *big = a.allocate(40000);     // the tree
    void *sep = a.allocate(100, 256);  // over-aligned
    std::memset(big, 1, 40000);
@@ -66,15 +70,7 @@ void grow()
    alignas(16) unsigned char small[512];
    {
       ba::arena a(small, sizeof small, ba_default_heap());
-      {
-         std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
-         std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
-            ba::arena_allocator<std::pair<const int, int>>(a)};
-         for (int i = 0; i < 3000; ++i) m[i] = i;
-         for (int i = 0; i < 3000; i += 3) m.erase(i);
-         std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
-         for (int i = 0; i < 20000; ++i) v.push_back(i);
-      }
+      containers_over(a, 3000);
       void *big = a.allocate(40000);
       std::memset(big, 1, 40000);
       a.defragment();
