@@ -397,7 +397,7 @@ std::size_t default_heap_in_use()
 }
 
 // Fills many blocks of mixed sizes (some over the slot limit, some over-aligned), frees a third of
-// them and fills again, checking every block's bytes and the arena's walk along the way.
+// them and reallocates some, checking every block's bytes and the arena's walk along the way.
 void churn_with_patterns(ba::arena &a, int count)
 {
    std::mt19937 rng(2022);
@@ -418,6 +418,14 @@ void churn_with_patterns(ba::arena &a, int count)
          a.deallocate(live[i].p);
          live[i] = live.back();
          live.pop_back();
+      }
+      if (step % 7 == 3) {   // in place at a bump end, or moved, maybe to a new region
+         live_block &b = live[rng() % live.size()];
+         const std::size_t resized = sizes[rng() % 6] + rng() % 32;
+         unsigned char *q = static_cast<unsigned char *>(a.reallocate(b.p, resized));
+         BOOST_TEST_REQUIRE(intact(live_block{q, std::min(b.size, resized), b.fill}));
+         b = {q, resized, next_fill++};
+         fill(b);
       }
       if (step % 50 == 0) BOOST_TEST_REQUIRE(a.verify());
    }
