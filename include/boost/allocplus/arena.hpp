@@ -34,15 +34,13 @@ namespace boost { namespace allocplus {
 
 //! What an arena holds (ba::arena::statistics). Block bytes include headers and padding.
 struct arena_statistics {
-   std::size_t buffer_size = 0;          //!< bytes the arena carves blocks from: the buffer (aligned
-                                         //!< to 16) and every region chained from the upstream
+   std::size_t buffer_size = 0;          //!< bytes blocks are carved from: the buffer (aligned to 16) and every region
    std::size_t regions = 0;              //!< the buffer (if any) and the regions chained from the upstream
    std::size_t upstream_bytes = 0;       //!< bytes taken from the upstream (regions' records included)
    std::size_t bytes_allocated = 0;      //!< block bytes of the live blocks
    std::size_t bytes_available = 0;      //!< free block bytes plus the room past the bump pointer
    std::size_t bytes_overhead = 0;       //!< of bytes_allocated: headers and alignment padding
-   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed
-                                         //!< without a new region from the upstream
+   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed without a new region
    std::size_t live_blocks = 0;          //!< blocks handed out and not given back
    std::size_t free_blocks_in_slots = 0; //!< free blocks of 16 KiB or less
    std::size_t free_blocks_in_tree = 0;  //!< free blocks over 16 KiB
