@@ -19,7 +19,9 @@
 // `pmr_monotonic` (std::pmr::monotonic_buffer_resource: frees nothing, released after each
 // iteration); `pmr_unsync_pool` (std::pmr::unsynchronized_pool_resource over a monotonic
 // resource, released after each iteration). The three over one static 96 MiB buffer, faulted in
-// before the first run.
+// before the first run. For the list and the map, also `ba_arena_growing`: an arena over a 4 KiB
+// buffer that grows by regions from the core's default heap, released after each iteration (so
+// every iteration pays for its regions).
 
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/arena_allocator.hpp>
@@ -44,6 +46,7 @@ namespace ba = boost::allocplus;
 
 constexpr std::size_t kBufferBytes = 96 * ba_bench::kMiB;
 constexpr std::size_t kStringLength = 17000;   // over the arena's 16 KiB slot limit
+constexpr std::size_t kSmallBufferBytes = 4096;   // a growing arena's own buffer
 
 unsigned char *shared_buffer()
 {
@@ -81,6 +84,24 @@ struct arena_policy {
       return alloc<T>(arena);
    }
    void reset() {}   // every block was freed: nothing to do
+
+   arena_policy() = default;
+
+protected:
+   // An arena over a small buffer that grows from `upstream` (one such policy at a time).
+   explicit arena_policy(ba_heap *upstream) : arena(small_buffer(), kSmallBufferBytes, upstream) {}
+
+private:
+   static unsigned char *small_buffer()
+   {
+      alignas(16) static unsigned char buffer[kSmallBufferBytes];
+      return buffer;
+   }
+};
+
+struct arena_growing_policy : arena_policy {
+   arena_growing_policy() : arena_policy(ba_default_heap()) {}
+   void reset() { arena.release(); }   // the regions go back to the heap: the next iteration grows again
 };
 
 struct pmr_monotonic_policy {
@@ -206,20 +227,30 @@ using unordered_map_of =
    std::unordered_map<std::int64_t, std::int64_t, std::hash<std::int64_t>, std::equal_to<std::int64_t>,
                       typename Policy::template alloc<std::pair<const std::int64_t, std::int64_t>>>;
 
+// The list and the map: all a growing arena is measured on (what it adds is the cost of its regions).
+template <class Policy>
+void register_node_containers(const std::string &name)
+{
+   for (std::int64_t n : {1024, 4096, 32768}) {
+      const std::string size = "/" + std::to_string(n) + "/" + name;
+      ba_bench::register_benchmark("seed004_list_push_pop" + size,
+                                   [n](benchmark::State &s) { sequence_push_pop<Policy, std::list>(s, n); });
+      ba_bench::register_benchmark("seed004_map_insert_erase" + size, [n](benchmark::State &s) {
+         map_insert_erase<Policy>(s, n, static_cast<map_of<Policy> *>(nullptr));
+      });
+   }
+}
+
 template <class Policy>
 void register_all(const std::string &name)
 {
+   register_node_containers<Policy>(name);
    for (std::int64_t n : {1024, 4096, 32768}) {
       const std::string size = "/" + std::to_string(n) + "/" + name;
       ba_bench::register_benchmark("seed004_vector_push_back" + size,
                                    [n](benchmark::State &s) { vector_push_back<Policy>(s, n); });
       ba_bench::register_benchmark("seed004_deque_push_pop" + size,
                                    [n](benchmark::State &s) { sequence_push_pop<Policy, std::deque>(s, n); });
-      ba_bench::register_benchmark("seed004_list_push_pop" + size,
-                                   [n](benchmark::State &s) { sequence_push_pop<Policy, std::list>(s, n); });
-      ba_bench::register_benchmark("seed004_map_insert_erase" + size, [n](benchmark::State &s) {
-         map_insert_erase<Policy>(s, n, static_cast<map_of<Policy> *>(nullptr));
-      });
       ba_bench::register_benchmark("seed004_unordered_map_insert_erase" + size, [n](benchmark::State &s) {
          map_insert_erase<Policy>(s, n, static_cast<unordered_map_of<Policy> *>(nullptr));
       });
@@ -235,6 +266,7 @@ int main(int argc, char **argv)
 {
    register_all<std_policy>("std_allocator");
    register_all<arena_policy>("ba_arena");
+   register_node_containers<arena_growing_policy>("ba_arena_growing");
    register_all<pmr_monotonic_policy>("pmr_monotonic");
    register_all<pmr_pool_policy>("pmr_unsync_pool");
    return ba_bench::run_benchmarks(argc, argv);

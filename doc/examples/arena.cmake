@@ -3,4 +3,5 @@
 #
 # The examples quoted by doc/arena.md, included from doc/examples/CMakeLists.txt.
 allocplus_doc_examples(PAGE arena FILES
-  arena_stack_buffer.cpp)
+  arena_stack_buffer.cpp
+  arena_growing.cpp)

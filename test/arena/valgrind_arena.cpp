@@ -5,6 +5,10 @@
 //   clean            containers over the arena, the slot table and the tree, over-aligned blocks,
 //                    in-place and moving reallocation, defragment(), release(): memcheck must have
 //                    nothing to say
+//   grow             the same over a small buffer that grows by regions from the core's default
+//                    heap, and over no buffer at all; release() and destruction give the regions
+//                    back: memcheck must have nothing to say
+//   use_after_free_in_region  a write into a freed block of a region: memcheck reports it
 //   leak             a block of 40 bytes (48 usable) is lost and the arena dropped with it (an
 //                    unchecked build, which does not stop on it): memcheck reports it
 //   use_after_free   a write into a freed block: memcheck reports it
@@ -23,19 +27,23 @@ namespace {
 
 alignas(64) unsigned char buffer[1 << 20];
 
+// A list, a map with `keys` keys (a third erased) and a vector over a, all gone at the end.
+void containers_over(ba::arena &a, int keys)
+{
+   std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
+   std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
+      ba::arena_allocator<std::pair<const int, int>>(a)};
+   for (int i = 0; i < keys; ++i) m[i] = i;
+   for (int i = 0; i < keys; i += 3) m.erase(i);
+   std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
+   for (int i = 0; i < 20000; ++i) v.push_back(i);
+   l.clear();
+}
+
 void clean()
 {
    ba::arena a(buffer, sizeof buffer);
-   {
-      std::list<int, ba::arena_allocator<int>> l(1000, 7, ba::arena_allocator<int>(a));
-      std::map<int, int, std::less<int>, ba::arena_allocator<std::pair<const int, int>>> m{
-         ba::arena_allocator<std::pair<const int, int>>(a)};
-      for (int i = 0; i < 1000; ++i) m[i] = i;
-      for (int i = 0; i < 1000; i += 3) m.erase(i);
-      std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
-      for (int i = 0; i < 20000; ++i) v.push_back(i);
-      l.clear();
-   }
+   containers_over(a, 1000);
    void *big = a.allocate(40000);     // the tree
    void *sep = a.allocate(100, 256);  // over-aligned
    std::memset(big, 1, 40000);
@@ -55,6 +63,38 @@ void clean()
    void *fresh = a.allocate(128);
    std::memset(fresh, 6, 128);
    a.deallocate(fresh);
+}
+
+void grow()
+{
+   alignas(16) unsigned char small[512];
+   {
+      ba::arena a(small, sizeof small, ba_default_heap());
+      containers_over(a, 3000);
+      void *big = a.allocate(40000);
+      std::memset(big, 1, 40000);
+      a.defragment();
+      a.release();   // `big` dies with its region
+      void *fresh = a.allocate(128);
+      std::memset(fresh, 6, 128);
+      void *grown = a.allocate(100000);   // a region again
+      std::memset(grown, 6, 100000);
+      a.deallocate(fresh);
+      a.deallocate(grown);
+   }
+   ba::arena none(ba_default_heap());
+   std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(none)};
+   for (int i = 0; i < 50000; ++i) v.push_back(i);
+}
+
+void use_after_free_in_region()
+{
+   ba::arena a(ba_default_heap());
+   unsigned char *p = static_cast<unsigned char *>(a.allocate(64));
+   void *keep = a.allocate(64);
+   a.deallocate(p);
+   p[40] = 1;
+   a.deallocate(keep);
 }
 
 void leak()
@@ -82,6 +122,8 @@ int main(int argc, char **argv)
    const std::string mode = argc > 1 ? argv[1] : "clean";
    if (mode == "leak") leak();
    else if (mode == "use_after_free") use_after_free();
+   else if (mode == "grow") grow();
+   else if (mode == "use_after_free_in_region") use_after_free_in_region();
    else clean();
    return 0;
 }

@@ -7,11 +7,15 @@
 // storage, an mmap). New blocks come off a bump pointer; a freed block goes to a free list of its
 // 16-byte size class (up to 16 KiB) or, if larger, to a red-black tree keyed by size, both built
 // in the freed memory itself; a freed block that ends at the bump pointer moves the pointer back.
+// Given an upstream heap, a full arena chains a new region from it (each twice the last) and bumps
+// from there; the free stores span every region, blocks never do.
 //
 // One arena is not for use from two threads at once.
 
 #include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
+#include <boost/allocplus/heap.hpp>             // ba::heap, an upstream
 #include <boost/allocplus/detail/arena_block.hpp>
+#include <boost/allocplus/detail/heap_source.hpp>   // how the arena reaches its upstream
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
@@ -30,11 +34,13 @@ namespace boost { namespace allocplus {
 
 //! What an arena holds (ba::arena::statistics). Block bytes include headers and padding.
 struct arena_statistics {
-   std::size_t buffer_size = 0;          //!< bytes of the buffer the arena uses (aligned to 16)
+   std::size_t buffer_size = 0;          //!< bytes blocks are carved from: the buffer (aligned to 16) and every region
+   std::size_t regions = 0;              //!< the buffer (if any) and the regions chained from the upstream
+   std::size_t upstream_bytes = 0;       //!< bytes taken from the upstream (regions' records included)
    std::size_t bytes_allocated = 0;      //!< block bytes of the live blocks
    std::size_t bytes_available = 0;      //!< free block bytes plus the room past the bump pointer
    std::size_t bytes_overhead = 0;       //!< of bytes_allocated: headers and alignment padding
-   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed
+   std::size_t largest_free_block = 0;   //!< the largest request (16-byte aligned) sure to succeed without a new region
    std::size_t live_blocks = 0;          //!< blocks handed out and not given back
    std::size_t free_blocks_in_slots = 0; //!< free blocks of 16 KiB or less
    std::size_t free_blocks_in_tree = 0;  //!< free blocks over 16 KiB
@@ -43,60 +49,97 @@ struct arena_statistics {
 //! What ba::arena::defragment recovered.
 struct arena_defragment_result {
    std::size_t free_blocks_before = 0;         //!< free blocks in the slot table and the tree before
-   std::size_t free_blocks_after = 0;          //!< and after (adjacent ones merged, the last one gone to the bump pointer)
+   std::size_t free_blocks_after = 0;          //!< and after (adjacent ones in a region merged, the last one gone to the bump pointer)
    std::size_t bytes_returned_to_bump = 0;     //!< free bytes that ended at the bump pointer, now bump room
    std::size_t largest_free_block_before = 0;  //!< arena_statistics::largest_free_block before
    std::size_t largest_free_block_after = 0;   //!< and after
 };
 
 //! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
-//! large free blocks, in-place reallocation at the bump end. Neither copyable nor movable (the
-//! allocators over it hold its address). Not for use from two threads at once.
+//! large free blocks, in-place reallocation at the bump end. With an upstream heap it grows: a
+//! request nothing in the arena can serve chains a new region from the upstream. Neither copyable
+//! nor movable (the allocators over it hold its address). Not for use from two threads at once.
 class arena {
 public:
    //! The alignment of every block unless more is asked for.
    static constexpr std::size_t default_alignment = detail::arena_granule;
    //! Block sizes up to this many bytes (header included) are kept in the slot table when freed.
    static constexpr std::size_t slot_limit = detail::arena_slot_limit;
+   //! The smallest region the arena takes from its upstream.
+   static constexpr std::size_t min_region_size = 4096;
+   //! The first region of an arena with an upstream and no buffer, unless another size is given.
+   static constexpr std::size_t default_first_region_size = 64 * 1024;
 
-   //! Effects: an arena over the `size` bytes at `buffer`, from its first 16-byte-aligned address.
-   //!   The buffer must outlive the arena; the arena writes only inside it.
+   //! Effects: an arena over the `size` bytes at `buffer`, from its first 16-byte-aligned address,
+   //!   without an upstream: it never grows. The buffer must outlive the arena; the arena writes
+   //!   only inside it.
    //! Throws: std::invalid_argument if the buffer holds less than 32 bytes from that address (or
    //!   is null).
-   arena(void *buffer, std::size_t size)
-      : buffer_(static_cast<unsigned char *>(buffer)), buffer_bytes_(size)
+   arena(void *buffer, std::size_t size) : arena(buffer, size, static_cast<ba_heap *>(nullptr)) {}
+
+   //! Effects: an arena over the buffer, as arena(buffer, size), that grows from `upstream` (a
+   //!   core heap: ba_default_heap() or a ba::heap's native_handle(); null: none). When nothing in
+   //!   the arena can serve a request, it takes a region from the upstream (twice the size of the
+   //!   last one, at least min_region_size, and at least what the request needs) and bumps from
+   //!   there. The regions go back to the upstream on release() and on destruction. The upstream
+   //!   must outlive the arena.
+   //!   With a null buffer (and an upstream) the arena has no buffer of its own: its first region
+   //!   comes from the upstream at the first allocation, `size` bytes (0: default_first_region_size;
+   //!   at least min_region_size).
+   //! Throws: as arena(buffer, size); with a null buffer, std::invalid_argument only if upstream is
+   //!   null too (the arena would have no memory at all).
+   arena(void *buffer, std::size_t size, ba_heap *upstream)
+      : buffer_(static_cast<unsigned char *>(buffer)), buffer_bytes_(buffer == nullptr ? 0 : size), upstream_(upstream)
    {
-      const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(buffer);
-      const std::uintptr_t first = detail::align_up(raw, detail::arena_granule);
-      if (buffer == nullptr || first - raw > size || (size - (first - raw)) < detail::arena_min_block)
-         detail::throw_invalid_argument("ba::arena: the buffer must hold at least 32 bytes from its first "
-                                        "16-byte-aligned address");
-      begin_ = reinterpret_cast<unsigned char *>(first);
-      end_ = begin_ + (size - (first - raw)) / detail::arena_granule * detail::arena_granule;
-      bump_ = begin_;
-      key_ = make_key();
-      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
-      detail::arena_vg_create(this, begin_, static_cast<std::size_t>(end_ - begin_));
+      if (buffer == nullptr && upstream != nullptr) {
+         first_region_bytes_ = size == 0 ? default_first_region_size : size;
+      } else {
+         adopt_buffer(buffer, size);
+         first_region_bytes_ = 2 * static_cast<std::size_t>(initial_.end - initial_.begin);
+      }
+      open();
    }
+
+   //! Effects: as arena(buffer, size, upstream.native_handle()).
+   arena(void *buffer, std::size_t size, heap &upstream) : arena(buffer, size, upstream.native_handle()) {}
+
+   //! Effects: as arena(nullptr, 0, upstream): an arena without a buffer of its own, whose regions
+   //!   (the first one default_first_region_size bytes) come from `upstream`.
+   //! Throws: std::invalid_argument if upstream is null.
+   explicit arena(ba_heap *upstream) : arena(nullptr, 0, upstream) {}
+
+   //! Effects: as arena(nullptr, 0, upstream.native_handle()).
+   explicit arena(heap &upstream) : arena(nullptr, 0, upstream.native_handle()) {}
 
    arena(const arena &) = delete;
    arena &operator=(const arena &) = delete;
 
-   //! Effects: gives the buffer back to the caller (addressable again under ASan). In checked
-   //!   builds an arena destroyed with live blocks (not released) reports them through the
-   //!   diagnostic handler: the containers over it would be left pointing into a dead arena.
+   //! Effects: gives every region back to the upstream and the buffer back to the caller
+   //!   (addressable again under ASan). In checked builds an arena destroyed with live blocks (not
+   //!   released) reports them through the diagnostic handler: the containers over it would be
+   //!   left pointing into a dead arena.
+   //! Complexity: linear in the regions.
    ~arena()
    {
       BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
+      give_back_regions();
       BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
       detail::arena_vg_destroy(this, buffer_, buffer_bytes_);
    }
 
+   //! Returns: the heap the arena grows from; null if it does not grow.
+   ba_heap *upstream() const noexcept { return upstream_.heap(); }
+
+   //! Effects: with an upstream, a request nothing in the arena can serve takes a new region
+   //!   from it (the room left in the current region becomes a free block).
    //! Returns: a block of at least `size` bytes aligned to max(alignment, 16).
    //! Throws: std::invalid_argument if alignment is not a power of two; std::bad_alloc if the
-   //!   arena has no room (it is then unchanged).
+   //!   arena has no room and the upstream (if any) no memory for a region (the arena is then
+   //!   unchanged).
    //! Complexity: constant, except a request that falls to the tree (log of its size) or finds
-   //!   neither its slot, nor the tree, nor bump room (a scan of the larger slots).
+   //!   neither its slot, nor the tree, nor bump room (a scan of the larger slots, then a region
+   //!   from the upstream). A free block outside the current region is checked in the regions'
+   //!   set: logarithmic in the number of regions.
    [[nodiscard]] void *allocate(std::size_t size, std::size_t alignment = default_alignment)
    {
       if (!detail::is_power_of_two(alignment))
@@ -113,7 +156,7 @@ public:
       std::size_t need;
       if (!block_bytes_for(size, alignment, need)) return nullptr;
       unsigned char *start = take_block(need);
-      if (start == nullptr) return nullptr;
+      if (start == nullptr && (start = take_from_new_region(need)) == nullptr) return nullptr;
       return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
    }
 
@@ -121,7 +164,9 @@ public:
    //!   there, else into its slot list or the tree.
    //! Checked builds: a pointer this arena did not give out, or one freed already, stops the
    //!   program through the diagnostic handler ("ba::arena::deallocate: ...").
-   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above.
+   //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above; for a
+   //!   block outside the current region, plus a lookup of its region (logarithmic in the number
+   //!   of regions).
    BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
    {
       if (p == nullptr) return;
@@ -141,7 +186,8 @@ public:
    //!   pointer and there is room, or when the block bytes needed do not grow; otherwise a new
    //!   block, a copy and a free.
    //! Returns: the block (p itself when in place).
-   //! Throws: std::bad_alloc without room (block p is then unchanged and still owned by the caller).
+   //! Throws: std::bad_alloc without room, in the arena and (if it grows) in its upstream (block p
+   //!   is then unchanged and still owned by the caller).
    [[nodiscard]] void *reallocate(void *p, std::size_t size)
    {
       void *r = try_reallocate(p, size);
@@ -170,7 +216,8 @@ public:
    //!   bump end when there is room, elsewhere when the size needs no more block bytes than p
    //!   has. Otherwise nothing.
    //! Returns: whether p was resized (capacity(p) then says to how much).
-   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic).
+   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic) and
+   //!   a block outside the current region (a lookup of its region: logarithmic in the regions).
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
@@ -185,37 +232,41 @@ public:
       return h->size - h->lead - detail::arena_header_size;
    }
 
-   //! Returns: whether p points into the part of the buffer the arena has handed out.
+   //! Returns: whether p points into the part of the buffer, or of a region, that the arena has
+   //!   handed out.
+   //! Complexity: constant inside the current region, else logarithmic in the number of regions.
    bool owns(const void *p) const noexcept
    {
       const unsigned char *c = static_cast<const unsigned char *>(p);
-      return c >= begin_ + detail::arena_header_size && c < bump_;
+      const detail::arena_region *r = region_of(c);
+      return r != nullptr && c >= r->begin + detail::arena_header_size;
    }
 
-   //! Effects: forgets every block, live or free: the whole buffer is bump room again. The blocks
-   //!   handed out must not be used afterwards (ASan reports it).
+   //! Effects: forgets every block, live or free, and gives every region back to the upstream:
+   //!   the whole buffer is bump room again. The blocks handed out must not be used afterwards
+   //!   (ASan reports it).
+   //! Complexity: linear in the regions (in the blocks under valgrind).
    BOOST_ALLOCPLUS_CORE_NO_ASAN void release() noexcept
    {
 #if defined(BA_DETAIL_VALGRIND)
-      for (unsigned char *b = begin_; b != bump_; b += reinterpret_cast<detail::arena_header *>(b)->size) {
-         const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
-         if (h->state == detail::arena_live) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
+      if (initial_.begin != nullptr) {
+         vg_take_back_live_blocks(initial_);
+         detail::arena_vg_hide(initial_.begin, static_cast<std::size_t>(initial_.end - initial_.begin));
       }
-      detail::arena_vg_hide(begin_, static_cast<std::size_t>(end_ - begin_));
 #endif
-      for (std::size_t &s : slot_heads_) s = 0;
-      for (std::size_t &c : slot_counts_) c = 0;
-      tree_.clear();
-      bump_ = begin_;
-      live_blocks_ = bytes_allocated_ = bytes_overhead_ = free_bytes_ = 0;
-      BOOST_ALLOCPLUS_ARENA_POISON(begin_, static_cast<std::size_t>(end_ - begin_));
+      give_back_regions();
+      forget_free_blocks();
+      live_blocks_ = bytes_allocated_ = bytes_overhead_ = 0;
+      start();
    }
 
-   //! Effects: merges every run of adjacent free blocks into one block (filed again in its slot
-   //!   list or the tree), and gives a run that ends at the bump pointer back to it. Live blocks do
-   //!   not move. A free block found overwritten stops the program as allocate does.
+   //! Effects: merges every run of adjacent free blocks of a region into one block (filed again in
+   //!   its slot list or the tree), and gives a run that ends at the bump pointer back to it. Runs
+   //!   never cross from one region to another; regions stay chained. Live blocks do not move. A
+   //!   free block found overwritten stops the program as allocate does.
    //! Returns: what was recovered.
-   //! Complexity: linear in the blocks, plus the tree's insertions (logarithmic each).
+   //! Complexity: linear in the blocks and the regions, plus the tree's insertions (logarithmic
+   //!   each).
    BOOST_ALLOCPLUS_CORE_NO_ASAN arena_defragment_result defragment() noexcept
    {
       arena_defragment_result r;
@@ -223,20 +274,16 @@ public:
       r.free_blocks_before = before.free_blocks_in_slots + before.free_blocks_in_tree;
       r.largest_free_block_before = before.largest_free_block;
       forget_free_blocks();
-      unsigned char *run = nullptr;   // the first free block of the run being walked, if any
-      for (unsigned char *b = begin_; b != bump_;) {
-         const std::size_t size = checked_walk_step(b);
-         if (reinterpret_cast<detail::arena_header *>(b)->state == detail::arena_free) {
-            if (run == nullptr) run = b;
-         } else if (run != nullptr) {
-            refile(run, static_cast<std::size_t>(b - run));
-            run = nullptr;
+      for (detail::arena_region &region : regions_) {
+         unsigned char *const top = top_of(region);
+         unsigned char *const run = merge_free_runs(region.begin, top);
+         if (run == top) continue;
+         if (&region == current_) {
+            r.bytes_returned_to_bump = static_cast<std::size_t>(bump_ - run);
+            give_back(run, r.bytes_returned_to_bump);
+         } else {
+            refile(run, static_cast<std::size_t>(top - run));   // no bump pointer to go back to
          }
-         b += size;
-      }
-      if (run != nullptr) {
-         r.bytes_returned_to_bump = static_cast<std::size_t>(bump_ - run);
-         give_back(run, r.bytes_returned_to_bump);
       }
       const arena_statistics after = statistics();
       r.free_blocks_after = after.free_blocks_in_slots + after.free_blocks_in_tree;
@@ -252,11 +299,16 @@ public:
       return slot_counts_[block_bytes / detail::arena_granule];
    }
 
-   //! Returns: the arena's metrics. Complexity: a scan of the slot table (1025 entries).
+   //! Returns: the arena's metrics. Complexity: a scan of the slot table (1025 entries) and of
+   //!   the regions.
    arena_statistics statistics() const noexcept
    {
       arena_statistics s;
-      s.buffer_size = static_cast<std::size_t>(end_ - begin_);
+      for (const detail::arena_region &r : regions_) {
+         s.buffer_size += static_cast<std::size_t>(r.end - r.begin);
+         s.upstream_bytes += r.bytes;
+      }
+      s.regions = regions_.size();
       s.bytes_allocated = bytes_allocated_;
       s.bytes_available = free_bytes_ + bump_room();
       s.bytes_overhead = bytes_overhead_;
@@ -272,27 +324,23 @@ public:
       return s;
    }
 
-   //! Returns: whether the arena's blocks are consistent: a walk from the buffer's start to the
-   //!   bump pointer steps exactly onto it, finds live blocks and free blocks as counted, and every
-   //!   free block is in its slot list or the tree. For tests. Complexity: linear in the blocks.
+   //! Returns: whether the arena's blocks are consistent: the regions are disjoint and the
+   //!   current one among them; a walk of each region from its start steps exactly onto its top
+   //!   (the bump pointer for the current one), finds live blocks and free blocks as counted, and
+   //!   every free block is in its slot list or the tree. For tests. Complexity: linear in the
+   //!   blocks and the regions.
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool verify() const noexcept
    {
-      std::size_t live = 0, free_bytes = 0, allocated = 0;
-      for (const unsigned char *b = begin_; b != bump_;) {
-         const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
-         if (h->size < detail::arena_min_block || h->size % detail::arena_granule != 0 ||
-             h->size > static_cast<std::size_t>(bump_ - b))
+      walk_totals totals;
+      const unsigned char *previous_end = nullptr;
+      for (const detail::arena_region &r : regions_) {
+         if (r.begin < previous_end || top_of(r) < r.begin || top_of(r) > r.end || !walk_region(r, totals))
             return false;
-         if (h->state == detail::arena_live) {
-            ++live;
-            allocated += h->size;
-         } else if (h->state == detail::arena_free) {
-            free_bytes += h->size;
-         } else {
-            return false;
-         }
-         b += h->size;
+         previous_end = r.end;
       }
+      if (bump_ < begin_ || bump_ > end_ || (begin_ != nullptr && regions_.find(*current_) == regions_.end()))
+         return false;
+      const std::size_t live = totals.live, free_bytes = totals.free_bytes, allocated = totals.allocated;
       std::size_t listed = 0;
       for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
          std::size_t n = 0;
@@ -312,6 +360,168 @@ public:
    }
 
 private:
+   struct walk_totals {
+      std::size_t live = 0, free_bytes = 0, allocated = 0;
+   };
+
+   // verify's walk of one region: every header sound, the last block ending at the region's top.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool walk_region(const detail::arena_region &r, walk_totals &totals) const noexcept
+   {
+      const unsigned char *const top = top_of(r);
+      for (const unsigned char *b = r.begin; b != top;) {
+         const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+         if (h->size < detail::arena_min_block || h->size % detail::arena_granule != 0 ||
+             h->size > static_cast<std::size_t>(top - b))
+            return false;
+         if (h->state == detail::arena_live) {
+            ++totals.live;
+            totals.allocated += h->size;
+         } else if (h->state == detail::arena_free) {
+            totals.free_bytes += h->size;
+         } else {
+            return false;
+         }
+         b += h->size;
+      }
+      return true;
+   }
+
+   // ---- regions: the caller's buffer and the ones chained from the upstream ----
+
+   // The caller's buffer as the first region.
+   void adopt_buffer(void *buffer, std::size_t size)
+   {
+      const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(buffer);
+      const std::uintptr_t first = detail::align_up(raw, detail::arena_granule);
+      if (buffer == nullptr || first - raw > size || (size - (first - raw)) < detail::arena_min_block)
+         detail::throw_invalid_argument("ba::arena: the buffer must hold at least 32 bytes from its first "
+                                        "16-byte-aligned address");
+      initial_.begin = reinterpret_cast<unsigned char *>(first);
+      initial_.end = initial_.begin + (size - (first - raw)) / detail::arena_granule * detail::arena_granule;
+      regions_.insert(initial_);
+   }
+
+   // The constructors' common end.
+   void open() noexcept
+   {
+      key_ = make_key();
+      if (first_region_bytes_ < min_region_size) first_region_bytes_ = min_region_size;
+      start();
+      detail::arena_vg_create(this, initial_.begin, bump_room());
+   }
+
+   // The arena as constructed (and after release()): the buffer's region current (an empty one
+   // without a buffer), its whole room past the bump pointer.
+   void start() noexcept
+   {
+      current_ = &initial_;
+      begin_ = bump_ = initial_.begin;
+      end_ = initial_.end;
+      next_region_bytes_ = first_region_bytes_;
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, bump_room());
+   }
+
+   // Where the walks of region r stop: the bump pointer while r is current.
+   unsigned char *top_of(const detail::arena_region &r) const noexcept { return &r == current_ ? bump_ : r.top; }
+
+   // The region whose blocks [begin, top) hold c, or null: constant when it is the current
+   // region, else a lookup in the regions' set (logarithmic).
+   const detail::arena_region *region_of(const unsigned char *c) const noexcept
+   {
+      if (c >= begin_ && c < bump_) return current_;
+      auto it = regions_.upper_bound(c, detail::arena_region_address_less());
+      if (it == regions_.begin()) return nullptr;
+      --it;
+      return c >= it->begin && c < top_of(*it) ? &*it : nullptr;
+   }
+
+   // The bytes from b to the top of its region; 0 when b is in none.
+   std::size_t bytes_to_top(const unsigned char *b) const noexcept
+   {
+      const detail::arena_region *r = region_of(b);
+      return r == nullptr ? 0 : static_cast<std::size_t>(top_of(*r) - b);
+   }
+
+   // A region big enough for a block of `need` bytes, chained from the upstream and made current;
+   // the block is taken from its bump pointer. Null without an upstream, or when it has not even
+   // what the block needs (the arena is then unchanged).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_new_region(std::size_t need) noexcept
+   {
+      // The record, and a granule in case the upstream aligns less than the arena.
+      constexpr std::size_t overhead = detail::arena_region_record_bytes + detail::arena_granule;
+      if (upstream_.heap() == nullptr || need > static_cast<std::size_t>(-1) / 4) return nullptr;
+      const std::size_t least = need + overhead;
+      std::size_t bytes = least > next_region_bytes_ ? least : next_region_bytes_;
+      void *memory = upstream_.allocate_bytes(bytes);
+      if (memory == nullptr && bytes != least) memory = upstream_.allocate_bytes(bytes = least);
+      if (memory == nullptr) return nullptr;
+      retire_current_region();
+      open_region(memory, bytes);
+      if (next_region_bytes_ <= static_cast<std::size_t>(-1) / 4) next_region_bytes_ *= 2;
+      return take_from_bump(need);
+   }
+
+   // The current region stops growing: the room past its bump pointer becomes a free block (when
+   // it can hold one; 16 bytes cannot) and its walks stop there from now on.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void retire_current_region() noexcept
+   {
+      unsigned char *const rest = bump_;
+      const std::size_t room = bump_room();
+      if (room >= detail::arena_min_block) {
+         bump_ = end_;   // first: the block must lie in its region when the tree checks its path
+         file_free(rest, room);
+      }
+      current_->top = bump_;
+   }
+
+   // The `bytes` at `memory` (from the upstream) as the current region: its record first.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void open_region(void *memory, std::size_t bytes) noexcept
+   {
+      detail::arena_region *r = ::new (memory) detail::arena_region();
+      unsigned char *const raw = static_cast<unsigned char *>(memory);
+      r->bytes = bytes;
+      r->begin = reinterpret_cast<unsigned char *>(
+         detail::align_up(reinterpret_cast<std::uintptr_t>(raw + detail::arena_region_record_bytes), detail::arena_granule));
+      r->end = r->begin + static_cast<std::size_t>(raw + bytes - r->begin) / detail::arena_granule * detail::arena_granule;
+      regions_.insert(*r);
+      current_ = r;
+      begin_ = bump_ = r->begin;
+      end_ = r->end;
+      BOOST_ALLOCPLUS_ARENA_POISON(begin_, bump_room());
+      detail::arena_vg_add_region(this, begin_, bump_room());
+   }
+
+   // Every region from the upstream goes back to it; the set keeps only the caller's buffer.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back_regions() noexcept
+   {
+      regions_.clear_and_dispose([this](detail::arena_region *r) {
+         if (r != &initial_) give_back_region(*r);
+      });
+      if (initial_.begin != nullptr) regions_.insert(initial_);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back_region(detail::arena_region &r) noexcept
+   {
+      const std::size_t span = static_cast<std::size_t>(r.end - r.begin);
+#if defined(BA_DETAIL_VALGRIND)
+      vg_take_back_live_blocks(r);
+#endif
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(r.begin, span);   // as the upstream handed it out
+      detail::arena_vg_remove_region(this, r.begin, span);
+      upstream_.deallocate_bytes(&r);
+   }
+
+#if defined(BA_DETAIL_VALGRIND)
+   // memcheck forgets the blocks still live in region r (they die with it).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void vg_take_back_live_blocks(const detail::arena_region &r) const noexcept
+   {
+      for (unsigned char *b = r.begin; b != top_of(r); b += reinterpret_cast<detail::arena_header *>(b)->size) {
+         const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
+         if (h->state == detail::arena_live) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
+      }
+   }
+#endif
+
    // The block bytes for `size` user bytes at `alignment`: header, worst-case lead, rounding.
    // False for a non-power-of-two alignment or a size no buffer could hold.
    static bool block_bytes_for(std::size_t size, std::size_t alignment, std::size_t &need) noexcept
@@ -474,14 +684,33 @@ private:
       free_bytes_ = 0;
    }
 
-   // The size of the block at b, checked before a walk steps over it: a header that cannot be the
-   // arena's, or a free block whose check word does not match, is reported, never followed.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t checked_walk_step(unsigned char *b) const noexcept
+   // Merges every run of adjacent free blocks in [begin, top) (a region's blocks) but a run that
+   // ends at top, which is left to the caller. Returns: that run's first block, or top.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *merge_free_runs(unsigned char *begin, unsigned char *top) noexcept
+   {
+      unsigned char *run = nullptr;   // the first free block of the run being walked, if any
+      for (unsigned char *b = begin; b != top;) {
+         const std::size_t size = checked_walk_step(b, top);
+         if (reinterpret_cast<detail::arena_header *>(b)->state == detail::arena_free) {
+            if (run == nullptr) run = b;
+         } else if (run != nullptr) {
+            refile(run, static_cast<std::size_t>(b - run));
+            run = nullptr;
+         }
+         b += size;
+      }
+      return run == nullptr ? top : run;
+   }
+
+   // The size of the block at b, checked before a walk (which stops at `top`) steps over it: a
+   // header that cannot be the arena's, or a free block whose check word does not match, is
+   // reported, never followed.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t checked_walk_step(unsigned char *b, const unsigned char *top) const noexcept
    {
       const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
       const std::size_t size = h->size;
       bool sound = size >= detail::arena_min_block && size % detail::arena_granule == 0 &&
-                   size <= static_cast<std::size_t>(bump_ - b);
+                   size <= static_cast<std::size_t>(top - b);
       if (sound && h->state == detail::arena_free) {
          const std::uintptr_t check = size <= slot_limit ? reinterpret_cast<const detail::arena_slot_block *>(b)->check
                                                          : reinterpret_cast<const detail::arena_tree_block *>(b)->check;
@@ -556,11 +785,12 @@ private:
       return reinterpret_cast<std::uintptr_t>(block) ^ (size * static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full)) ^ key_;
    }
 
-   // Whether `block`, read from freed memory, can be a block start: aligned, in the handed-out part.
+   // Whether `block`, read from freed memory, can be a block start: aligned, in the handed-out part
+   // of a region.
    bool block_in_arena(const void *block) const noexcept
    {
-      const unsigned char *b = static_cast<const unsigned char *>(block);
-      return ba_detail_link_valid(block, detail::arena_granule - 1) && b >= begin_ && b < bump_;
+      return ba_detail_link_valid(block, detail::arena_granule - 1) &&
+             region_of(static_cast<const unsigned char *>(block)) != nullptr;
    }
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool slot_block_sound(const detail::arena_slot_block *b, std::size_t index) const noexcept
@@ -579,7 +809,7 @@ private:
    bool tree_node_in_arena(tree_node x) const noexcept
    {
       const unsigned char *b = block_of(x);
-      return block_in_arena(b) && static_cast<std::size_t>(bump_ - b) > detail::arena_slot_limit;
+      return ba_detail_link_valid(b, detail::arena_granule - 1) && bytes_to_top(b) > detail::arena_slot_limit;
    }
 
    // Whether tree node x is a free block of this arena (check word) linked as glibc checks on
@@ -589,7 +819,7 @@ private:
       if (!tree_node_in_arena(x)) return false;
       const detail::arena_tree_block *t = tree_value_traits::to_value_ptr(x);
       if (t->header.state != detail::arena_free || t->header.size <= slot_limit ||
-          t->header.size > static_cast<std::size_t>(bump_ - block_of(x)) || t->check != check_word(t, t->header.size))
+          t->header.size > bytes_to_top(block_of(x)) || t->check != check_word(t, t->header.size))
          return false;
       const tree_node header = tree_header();
       const tree_node parent = tree_node_traits::get_parent(x);
@@ -681,15 +911,19 @@ private:
    // Every build, at constant cost (as glibc checks a chunk given back): the pointer is one the
    // arena could have handed out, its block is live, and the block its header describes lies in
    // the arena (an overrun that rewrote the header must not make the free file a block elsewhere).
+   // A pointer into no region is foreign; the region's bounds bound the block's.
    BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
    {
       const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
-      BOOST_ALLOCPLUS_ARENA_CHECK(owns(p) && a % detail::arena_granule == 0, what, p);
+      const detail::arena_region *r = region_of(static_cast<const unsigned char *>(p));
+      BOOST_ALLOCPLUS_ARENA_CHECK(r != nullptr && a >= reinterpret_cast<std::uintptr_t>(r->begin) + detail::arena_header_size &&
+                                     a % detail::arena_granule == 0,
+                                  what, p);
       detail::arena_header *h = header_of(p);
       BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->size % detail::arena_granule == 0 &&
-                                      h->size >= detail::arena_min_block && h->lead <= a - reinterpret_cast<std::uintptr_t>(begin_) -
+                                      h->size >= detail::arena_min_block && h->lead <= a - reinterpret_cast<std::uintptr_t>(r->begin) -
                                                                                 detail::arena_header_size &&
-                                      h->size <= static_cast<std::size_t>(bump_ - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
+                                      h->size <= static_cast<std::size_t>(top_of(*r) - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
                                    what, p);
       return h;
    }
@@ -702,11 +936,17 @@ private:
       return text;
    }
 
-   unsigned char *buffer_;
+   unsigned char *buffer_;        // the caller's, as given
    std::size_t buffer_bytes_;
-   unsigned char *begin_;
-   unsigned char *end_;
-   unsigned char *bump_;
+   detail::heap_reference_source upstream_;   // of the regions; its heap null: the arena never grows
+   detail::arena_region initial_;             // the caller's buffer (empty without one)
+   detail::arena_region *current_ = &initial_;   // the region bumped from
+   detail::arena_region_set regions_;         // every region with blocks, by address
+   std::size_t first_region_bytes_ = 0;       // the first region's size after construction or release()
+   std::size_t next_region_bytes_ = 0;        // doubles with each region
+   unsigned char *begin_ = nullptr;           // the current region's begin and end, and the bump pointer
+   unsigned char *end_ = nullptr;
+   unsigned char *bump_ = nullptr;
    std::size_t live_blocks_ = 0;
    std::size_t bytes_allocated_ = 0;
    std::size_t bytes_overhead_ = 0;

@@ -54,7 +54,7 @@ public:
 
    //! Returns: a block for n objects of T, aligned for T (at least 16).
    //! Throws: std::bad_array_new_length if n * sizeof(T) overflows; std::bad_alloc if the arena
-   //!   has no room.
+   //!   has no room (and, if it grows, its upstream no memory for a region).
    //! Complexity: as arena::allocate.
    [[nodiscard]] T *allocate(size_type n)
    {

@@ -16,6 +16,8 @@ namespace boost { namespace allocplus {
 //! buffer, with real frees (a block freed is reused, a block at the bump end goes back to it).
 //! What the arena has no room for goes to the upstream resource, std::pmr::null_memory_resource()
 //! unless another is given (then an exhausted arena throws std::bad_alloc, as the arena does).
+//! An arena that grows from a heap (arena(buffer, size, upstream)) takes a region from it first:
+//! the resource's upstream sees only what that heap cannot give.
 //!
 //! Not thread-safe (neither is the arena): one thread at a time. Stateful: equal only to itself.
 class arena_resource final : public std::pmr::memory_resource {

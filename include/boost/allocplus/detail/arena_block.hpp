@@ -48,6 +48,7 @@ BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_create(const void *pool, void 
 {
 #if defined(BA_DETAIL_VALGRIND)
    VALGRIND_CREATE_MEMPOOL_EXT(pool, 0, 0, VALGRIND_MEMPOOL_METAPOOL);
+   if (bytes == 0) return;   // no buffer: the regions join as they come
    VALGRIND_MEMPOOL_ALLOC(pool, buffer, bytes);
    VALGRIND_MAKE_MEM_NOACCESS(buffer, bytes);
 #else
@@ -61,6 +62,26 @@ BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_destroy(const void *pool, void
    VALGRIND_MAKE_MEM_DEFINED(buffer, bytes);
 #else
    (void)pool, (void)buffer, (void)bytes;
+#endif
+}
+// A region from the upstream joins the pool as a superblock of its own, and leaves it before it
+// goes back (defined again, as the upstream handed it out).
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_add_region(const void *pool, void *region, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MEMPOOL_ALLOC(pool, region, bytes);
+   VALGRIND_MAKE_MEM_NOACCESS(region, bytes);
+#else
+   (void)pool, (void)region, (void)bytes;
+#endif
+}
+BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_remove_region(const void *pool, void *region, std::size_t bytes) noexcept
+{
+#if defined(BA_DETAIL_VALGRIND)
+   VALGRIND_MEMPOOL_FREE(pool, region);
+   VALGRIND_MAKE_MEM_DEFINED(region, bytes);
+#else
+   (void)pool, (void)region, (void)bytes;
 #endif
 }
 // The arena's own words at p: addressable from now on.
@@ -164,6 +185,38 @@ using arena_tree =
                                                             &arena_tree_block::hook>,
                               boost::intrusive::compare<arena_block_size_less>,
                               boost::intrusive::constant_time_size<true>>;
+
+// A stretch of memory the arena carves blocks from: the caller's buffer, or a region chained from
+// the upstream heap, whose record sits at its own start (the caller's buffer's record is a member
+// of the arena, so the buffer keeps every byte it had). Blocks never span two regions. A walk of a
+// region's blocks goes from `begin` to its top: the bump pointer for the arena's current region,
+// `top` for the others (fixed when the arena moved on).
+struct arena_region {
+   unsigned char *begin = nullptr;   // the first block (16-byte aligned)
+   unsigned char *end = nullptr;     // past the last byte blocks may use (begin + a multiple of 16)
+   unsigned char *top = nullptr;     // where a walk stops, once the region is no longer current
+   std::size_t bytes = 0;            // bytes taken from the upstream (0: the caller's buffer)
+   boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>,
+                                     boost::intrusive::link_mode<boost::intrusive::normal_link>>
+      hook;
+};
+
+// Bytes of a chained region before its first block: the record, rounded to the granule.
+inline constexpr std::size_t arena_region_record_bytes =
+   (sizeof(arena_region) + arena_granule - 1) / arena_granule * arena_granule;
+
+// Regions by address, so the region of a pointer is found in logarithmic time.
+struct arena_region_address_less {
+   bool operator()(const arena_region &a, const arena_region &b) const noexcept { return a.begin < b.begin; }
+   bool operator()(const arena_region &a, const unsigned char *b) const noexcept { return a.begin < b; }
+   bool operator()(const unsigned char *a, const arena_region &b) const noexcept { return a < b.begin; }
+};
+
+using arena_region_set =
+   boost::intrusive::set<arena_region,
+                         boost::intrusive::member_hook<arena_region, decltype(arena_region::hook), &arena_region::hook>,
+                         boost::intrusive::compare<arena_region_address_less>,
+                         boost::intrusive::constant_time_size<true>>;
 
 inline constexpr bool is_power_of_two(std::size_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
 
