@@ -32,7 +32,8 @@
 //        system_after_mib      what the heap still has from the system then, untrimmed
 //        system_after_trim_mib the same after the heap trims (ba_trim(0), malloc_trim(0),
 //                              boost::container::dlmalloc_trim(0))
-//      Under LD_PRELOAD of a peer malloc (std_allocator+jemalloc, ...) glibc's readings describe
+//      After the list dies, our adaptive pools' check() walks every block invariant (a broken one
+//      stops the benchmark with an error). Under LD_PRELOAD of a peer malloc (std_allocator+jemalloc, ...) glibc's readings describe
 //      nothing: those rows have only their time.
 //
 // Allocators, all with 256 nodes per block:
@@ -175,6 +176,12 @@ struct list_node_like {
 };
 static_assert(sizeof(list_node_like) == 24, "a list<int> node is 24 bytes on this platform");
 
+//! Whether A has our adaptive pools' static check() (the invariant walk).
+template <class A, class = void>
+struct has_check : std::false_type {};
+template <class A>
+struct has_check<A, std::void_t<decltype(A::check())>> : std::true_type {};
+
 //! A list<int> over Alloc for the memory tables, the heap under it, and (Pool) whether Alloc has
 //! our pools' static statistics().
 template <template <class, class> class List, template <class> class Alloc, heap_kind Heap, bool Pool>
@@ -194,6 +201,13 @@ struct memory_config {
       } else {
          return {};
       }
+   }
+
+   //! Null, or the first invariant of our adaptive pool (the list's nodes') found broken.
+   static const char *pool_check()
+   {
+      if constexpr (has_check<Alloc<list_node_like>>::value) return Alloc<list_node_like>::check();
+      else return nullptr;
    }
 };
 
@@ -229,6 +243,10 @@ void memory_benchmark(benchmark::State &state, heap_age age)
 
       if (Config::pool && pool_alive.nodes_in_use - pool_before.nodes_in_use != kNodes) {
          state.SkipWithError("the pool read is not the one of the list's nodes");
+         break;
+      }
+      if (const char *broken = Config::pool_check()) {
+         state.SkipWithError((std::string("the adaptive pool is broken: ") + broken).c_str());
          break;
       }
       if (!readable) continue;
