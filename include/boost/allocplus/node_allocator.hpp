@@ -83,6 +83,8 @@ private:
    static void *allocate_node() { return pool().allocate(); }
    static void deallocate_node(void *p) noexcept { pool().deallocate(p); }
    static bool owns_node(const void *p) noexcept { return pool().owns(p); }
+   static constexpr bool shared_bursts = true;
+   static auto &burst_pool() noexcept { return pool(); }
 };
 
 }} // namespace boost::allocplus

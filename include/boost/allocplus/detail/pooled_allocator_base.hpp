@@ -8,7 +8,8 @@
 // the core (ba::allocator's implementation); version 2 adds bursts of nodes and the core's
 // allocation_command for arrays, which never hands out a block of a single object (so that
 // deallocate(p, 1) always means a node). The allocator itself (Derived) says where nodes come
-// from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p).
+// from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p); a shared one
+// (Derived::shared_bursts) also gives its pool (burst_pool()), which takes a burst under one lock.
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
@@ -79,16 +80,21 @@ public:
    void allocate_individual(size_type n, allocplus::multiallocation_chain<T> &chain)
    {
       allocplus::multiallocation_chain<T> got;
+      if constexpr (Derived::shared_bursts) {
+         // One lock for the burst (all or nothing: the pool gives back what it took).
+         derived().burst_pool().allocate_burst(n, [&](void *node) { got.push_front(static_cast<T *>(node)); });
+      } else {
 #if !defined(BOOST_NO_EXCEPTIONS)
-      try {
+         try {
 #endif
-         for (size_type i = 0; i != n; ++i) got.push_back(static_cast<T *>(derived().allocate_node()));
+            for (size_type i = 0; i != n; ++i) got.push_back(static_cast<T *>(derived().allocate_node()));
 #if !defined(BOOST_NO_EXCEPTIONS)
-      } catch (...) {
-         deallocate_individual(got);
-         throw;
+         } catch (...) {
+            deallocate_individual(got);
+            throw;
+         }
+#endif
       }
-#endif
       chain.splice_after(chain.before_begin(), got);
    }
    //! Version 2. Effects: gives every node of `chain` back to the pool; `chain` is left empty.
@@ -96,7 +102,11 @@ public:
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    void deallocate_individual(allocplus::multiallocation_chain<T> &chain) noexcept
    {
-      while (!chain.empty()) derived().deallocate_node(chain.pop_front());
+      if constexpr (Derived::shared_bursts) {
+         derived().burst_pool().deallocate_burst([&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); });
+      } else {
+         while (!chain.empty()) derived().deallocate_node(chain.pop_front());
+      }
    }
 
    //! Version 2: ba::allocator's allocation_command (arrays, from the core), except that a block

@@ -90,6 +90,7 @@ private:
       typename set::usage_guard guard(*pools_);
       pool.deallocate(p);
    }
+   static constexpr bool shared_bursts = false;   // (a burst is a loop: there is no lock)
    bool owns_node(const void *p) const noexcept
    {
       const Pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;

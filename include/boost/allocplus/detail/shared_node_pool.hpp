@@ -77,6 +77,50 @@ public:
       deallocate_slow(node);
    }
 
+   //! Effects: calls push(node) for n nodes taken from the pool under one lock (a burst: the
+   //!   thread's bin is left as it is). Throws: std::bad_alloc when memory is out, after giving
+   //!   back the nodes it took (push is then not called).
+   //! Complexity: linear in n, one lock.
+   template <class Push>
+   void allocate_burst(std::size_t n, Push push)
+   {
+      void *taken = nullptr;   // a list of the nodes taken (each node's first word)
+      const int locked = lock();
+      std::size_t got = 0;
+      for (; got != n; ++got) {
+         void *node = pool_.try_allocate();
+         if (!node) break;
+         *static_cast<void **>(node) = taken;
+         taken = node;
+      }
+      if (BOOST_UNLIKELY(got != n)) {
+         while (taken) {
+            void *next = *static_cast<void **>(taken);
+            pool_.deallocate(taken);
+            taken = next;
+         }
+         unlock(locked);
+         throw_bad_alloc();
+      }
+      unlock(locked);
+      while (taken) {
+         void *next = *static_cast<void **>(taken);
+         push(taken);
+         taken = next;
+      }
+   }
+
+   //! Effects: gives back to the pool every node pop() returns until it returns null, under one
+   //!   lock (a burst: not through the thread's bin).
+   //! Complexity: linear in the nodes, one lock.
+   template <class Pop>
+   void deallocate_burst(Pop pop) noexcept
+   {
+      const int locked = lock();
+      while (void *node = pop()) pool_.deallocate(node);
+      unlock(locked);
+   }
+
    //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay).
    std::size_t release_free_blocks() noexcept
    {
@@ -272,7 +316,7 @@ struct BOOST_SYMBOL_VISIBLE node_allocator_pools {
 //! its own, so that its statistics and reports are its own): made on first use (thread-safe),
 //! never destroyed.
 template <class SharedPool, class Owner, std::size_t Size, std::size_t Align, std::size_t... Params>
-BOOST_SYMBOL_VISIBLE SharedPool &immortal_shared_pool() noexcept
+BOOST_SYMBOL_VISIBLE BOOST_FORCEINLINE SharedPool &immortal_shared_pool() noexcept
 {
    alignas(SharedPool) static unsigned char storage[sizeof(SharedPool)];
    static SharedPool *const pool = ::new (static_cast<void *>(storage))
