@@ -312,6 +312,37 @@ BOOST_AUTO_TEST_CASE(exhaustion_throws_and_leaves_the_container_as_it_was)
    BOOST_TEST(l.get_allocator().check() == nullptr);
 }
 
+BOOST_AUTO_TEST_CASE(a_shared_pools_burst_is_all_or_nothing_under_one_lock)
+{
+   struct node48 {
+      char bytes[48];
+   };
+   using shared = ba::adaptive_pool<node48>;
+   ba_thread_cache_flush();
+   ba_heap *h = ba_default_heap();
+   ba_heap_stats s;
+   ba_stats(&s);
+   const std::size_t previous = ba_heap_set_footprint_limit(h, s.system_bytes);
+   const std::size_t in_use_before = shared::statistics().nodes_in_use;
+   ba::multiallocation_chain<node48> chain;
+   shared a;
+   bool threw = false;
+   try {
+      for (int i = 0; i < 10000000; ++i) a.allocate_individual(1000, chain);
+   } catch (const std::bad_alloc &) {
+      threw = true;
+   }
+   ba_heap_set_footprint_limit(h, previous);
+   BOOST_TEST(threw);
+   BOOST_TEST(chain.size() % 1000 == 0u);   // every burst whole, or not at all
+   BOOST_TEST(shared::statistics().nodes_in_use == in_use_before + chain.size());
+   a.deallocate_individual(chain);
+   BOOST_TEST(chain.empty());
+   BOOST_TEST(shared::statistics().nodes_in_use == in_use_before);
+   BOOST_TEST(shared::statistics().free_blocks <= 2u);
+   BOOST_TEST(shared::check() == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(threads_free_each_others_nodes)
 {
    using node_alloc = ba::adaptive_pool<std::uint64_t[3]>;   // 24-byte nodes
