@@ -121,7 +121,15 @@ BOOST_AUTO_TEST_CASE(random_run_against_a_model_with_the_walk_after_every_step)
       std::mt19937 rng(42);
       for (int step = 0; step < 6000; ++step) {
          const bool grow = step % 2000 < 1200;   // phases that fill and drain the pool
-         if (live.empty() || (rng() % 100 < (grow ? 65u : 35u))) {
+         if (rng() % 10 == 0) {   // a burst, block by block
+            const std::size_t n = rng() % 80;
+            const std::size_t got = pool.try_allocate_many(n, [&](void *node) {
+               const auto fill = static_cast<unsigned char>(rng());
+               std::memset(node, fill, 40);
+               live.emplace_back(static_cast<unsigned char *>(node), fill);
+            });
+            BOOST_TEST_REQUIRE(got == n);
+         } else if (live.empty() || (rng() % 100 < (grow ? 65u : 35u))) {
             auto *p = static_cast<unsigned char *>(pool.allocate());
             const auto fill = static_cast<unsigned char>(rng());
             std::memset(p, fill, 40);

@@ -163,6 +163,44 @@ public:
       return node;
    }
 
+   //! Effects: calls push(node) for up to n nodes, taken block by block (the fewest free first),
+   //!   each block's list and bucket updated once for all the nodes taken from it.
+   //! Returns: the nodes pushed: n, or fewer when the core has no memory for a new block.
+   //! Complexity: linear in n.
+   template <class Push>
+   std::size_t try_allocate_many(std::size_t n, Push push) noexcept
+   {
+      std::size_t got = 0;
+      while (got != n) {
+         block_header *b = block_to_allocate_from();
+         if (BOOST_UNLIKELY(!b)) break;
+         const std::size_t was = b->free_count;
+         const std::size_t take = n - got < was ? n - got : was;
+         void *head = b->free_head;
+         for (std::size_t i = 0; i != take; ++i) {
+            void *node = head;
+            unpoison(node);
+            head = next_free_in(b, node);
+            clear_mark(node);
+            note_allocated(b, node);
+#if defined(BA_DETAIL_VALGRIND)
+            VALGRIND_MALLOCLIKE_BLOCK(node, node_size_, 0, 0);
+#endif
+            push(node);
+         }
+         b->free_head = head;
+         b->free_count = static_cast<std::uint32_t>(was - take);
+         in_use_ += take;
+         got += take;
+         if (was == geometry_.nodes_per_block) {
+            if (b->free_count != 0) insert_in_bucket(b);   // a free or new block: in no list yet
+         } else {
+            moved_down(b, was);
+         }
+      }
+      return got;
+   }
+
    //! Returns: a node. Throws: std::bad_alloc when the core has no memory for a new block.
    void *allocate()
    {

@@ -153,6 +153,16 @@ public:
       return node;
    }
 
+   //! Effects: calls push(node) for up to n nodes. Returns: the nodes pushed: n, or fewer when
+   //!   the core has no memory for a new block. Complexity: linear in n.
+   template <class Push>
+   std::size_t try_allocate_many(std::size_t n, Push push) noexcept
+   {
+      std::size_t got = 0;
+      for (void *node; got != n && (node = try_allocate()) != nullptr; ++got) push(node);
+      return got;
+   }
+
    //! Returns: a node. Throws: std::bad_alloc when the core has no memory for a new block.
    void *allocate()
    {

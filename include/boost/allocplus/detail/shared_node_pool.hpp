@@ -86,13 +86,10 @@ public:
    {
       void *taken = nullptr;   // a list of the nodes taken (each node's first word)
       const int locked = lock();
-      std::size_t got = 0;
-      for (; got != n; ++got) {
-         void *node = pool_.try_allocate();
-         if (!node) break;
+      const std::size_t got = pool_.try_allocate_many(n, [&](void *node) {
          *static_cast<void **>(node) = taken;
          taken = node;
-      }
+      });
       if (BOOST_UNLIKELY(got != n)) {
          while (taken) {
             void *next = *static_cast<void **>(taken);
