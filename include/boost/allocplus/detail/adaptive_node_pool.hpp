@@ -32,6 +32,7 @@
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/detail/adaptive_pool_geometry.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/pool_node_checks.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
@@ -72,7 +73,7 @@ struct adaptive_pool_statistics : node_pool_statistics {
 
 namespace detail {
 
-class BOOST_SYMBOL_VISIBLE adaptive_node_pool {
+class BOOST_SYMBOL_VISIBLE adaptive_node_pool : public pool_node_checks {
    struct block_header;
 
 public:
@@ -109,8 +110,7 @@ public:
    //!   allocators check it at compile time). Effects: an empty pool. Takes no memory.
    adaptive_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
                       const parameters &params) noexcept
-      : owner_(owner), align_(node_alignment_for(node_alignment)), node_size_(node_size_for(node_size, node_alignment)),
-        max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
+      : pool_node_checks(owner, node_size, node_alignment), max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
         bucket_shift_(bucket_shift_for(geometry_.nodes_per_block))
    {
 #if defined(BA_DETAIL_VALGRIND)
@@ -125,7 +125,7 @@ public:
    ~adaptive_node_pool()
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      if (in_use_ != 0) report_leak();
+      if (in_use_ != 0) report_leak(in_use_);
 #endif
       for (auto &bucket : buckets_) bucket.clear();
       free_blocks_.clear();
@@ -228,8 +228,7 @@ public:
       if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
       block_header *b = block_of(node);
       note_freed(b, node);
-      if (BOOST_UNLIKELY(node == b->free_head) || (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))))
-         report_double_free(node);
+      if (freed_twice(node, b->free_head)) report_double_free(node);
       ba_detail_link_store(node, b->free_head);
       set_mark(node);
       b->free_head = node;
@@ -286,44 +285,6 @@ public:
    //!   and their free nodes.
    const char *check() const noexcept;
 
-   //! Returns: the node after `node` in a list of free nodes (a thread's bin of this pool), read
-   //!   from its protected link; a link not aligned as every node is is reported, never followed.
-   void *next_free(const void *node) const noexcept
-   {
-      void *next = ba_detail_link_load(node);
-      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
-      return next;
-   }
-
-   //! Under ASan and valgrind: a free node is poisoned while the pool does not touch it.
-   void poison(void *node) const noexcept
-   {
-      (void)node;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(node, node_size_);
-#endif
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MAKE_MEM_NOACCESS(node, node_size_);
-#endif
-   }
-   void unpoison(void *node) const noexcept
-   {
-      (void)node;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
-#endif
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
-#endif
-   }
-
-   //! Effects: reports "<owner>: <what>" at node through the diagnostic handler.
-   [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
-   {
-      char message[160];
-      std::snprintf(message, sizeof message, "%s: %s", owner_, what);
-      report_usage_error(message, node);
-   }
 
 private:
    using bucket_hook = boost::intrusive::list_member_hook<>;
@@ -485,16 +446,6 @@ private:
       return next;
    }
 
-   std::uintptr_t mark() const noexcept { return reinterpret_cast<std::uintptr_t>(this) ^ pool_secret() ^ 0x5a5a5a5a; }
-   bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
-   void set_mark(void *node) const noexcept
-   {
-      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = mark();
-   }
-   void clear_mark(void *node) const noexcept
-   {
-      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = 0;
-   }
 
    unsigned char *bitmap_of(block_header *b) const noexcept { return b->in_use_bits; }
    void note_allocated(block_header *b, void *node) noexcept
@@ -602,21 +553,7 @@ private:
       ba_free(start);
    }
 
-   [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
-   [[noreturn]] void report_corrupted(const void *node) const noexcept
-   {
-      report("a free node's link is overwritten (a write after free?)", node);
-   }
-   BOOST_NOINLINE void report_leak() const noexcept
-   {
-      std::fprintf(stderr, "allocplus: %s: a pool destroyed with %zu node(s) still in use at %p\n", owner_, in_use_,
-                   static_cast<const void *>(this));
-      std::fflush(stderr);
-   }
 
-   const char *const owner_;
-   const std::size_t align_;
-   const std::size_t node_size_;
    const std::size_t max_free_blocks_;
    const adaptive_pool_geometry geometry_;
    const unsigned bucket_shift_;
@@ -637,7 +574,7 @@ inline const char *adaptive_node_pool::check() const noexcept
          if (listed > geometry_.nodes_per_block) return "a block's free list is longer than its nodes (a cycle?)";
          if (index_in(&b, n) == not_a_node) return "a block's free list holds a pointer that is not one of its nodes";
          const_cast<adaptive_node_pool *>(this)->unpoison(const_cast<void *>(n));
-         const bool mark_ok = node_size_ < 2 * sizeof(void *) || marked(n);
+         const bool mark_ok = !carries_marks() || marked(n);
          const void *next = ba_detail_link_load(n);
          const_cast<adaptive_node_pool *>(this)->poison(const_cast<void *>(n));
          if (!mark_ok) return "a free node's mark is overwritten (a write after free?)";

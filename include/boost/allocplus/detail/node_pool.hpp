@@ -32,6 +32,7 @@
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/detail/pool_node_checks.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
@@ -73,19 +74,7 @@ struct node_pool_statistics {
 
 namespace detail {
 
-//! Returns: the process's secret where the core is header-only (0 elsewhere), which the pools mix
-//! into the values they check (a value a program stores cannot be chosen to match one without
-//! reading the process's memory).
-inline std::uintptr_t pool_secret() noexcept
-{
-#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   return __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
-#else
-   return 0;
-#endif
-}
-
-class BOOST_SYMBOL_VISIBLE node_pool {
+class BOOST_SYMBOL_VISIBLE node_pool : public pool_node_checks {
 public:
    using parameters = std::size_t;   // the nodes a block holds
    using statistics_type = node_pool_statistics;
@@ -96,9 +85,7 @@ public:
    //!   multiple of the alignment, at least a pointer's), aligned to node_alignment. Takes no memory.
    node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
              std::size_t nodes_per_block) noexcept
-      : owner_(owner), align_(node_alignment < alignof(void *) ? alignof(void *) : node_alignment),
-        node_size_(round_up(node_size < sizeof(void *) ? sizeof(void *) : node_size, align_)),
-        nodes_per_block_(nodes_per_block),
+      : pool_node_checks(owner, node_size, node_alignment), nodes_per_block_(nodes_per_block),
         first_node_(round_up(sizeof(block_header) + bitmap_bytes(nodes_per_block), align_))
    {
 #if defined(BA_DETAIL_VALGRIND)
@@ -115,7 +102,7 @@ public:
    ~node_pool()
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      if (in_use_ != 0) report_leak();
+      if (in_use_ != 0) report_leak(in_use_);
 #endif
       blocks_.clear_and_dispose([this](block_header *b) { free_block(b); });
 #if defined(BA_DETAIL_VALGRIND)
@@ -123,7 +110,6 @@ public:
 #endif
    }
 
-   std::size_t node_size() const noexcept { return node_size_; }
    std::size_t node_alignment() const noexcept { return align_; }
 
    //! Returns: a node, or null when the core has no memory for a new block.
@@ -190,8 +176,7 @@ public:
       note_freed(node);
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list.
-      if (BOOST_UNLIKELY(node == free_head_) || (node_size_ >= 2 * sizeof(void *) && BOOST_UNLIKELY(marked(node))))
-         report_double_free(node);
+      if (freed_twice(node, free_head_)) report_double_free(node);
       ba_detail_link_store(node, free_head_);
       set_mark(node);
       free_head_ = node;
@@ -220,39 +205,6 @@ public:
 
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
    bool owns(const void *p) const noexcept { return block_of(p) != nullptr; }
-
-   //! Returns: the node after `node` in a list of free nodes (this pool's, or a thread's bin of
-   //!   it), read from its protected link; a link that is not aligned as every node is (a write
-   //!   after free) is reported, never followed.
-   void *next_free(const void *node) const noexcept
-   {
-      void *next = ba_detail_link_load(node);
-      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
-      return next;
-   }
-
-   //! Under ASan and valgrind: a free node is poisoned (a use after free is reported) while the
-   //! pool does not touch it. Elsewhere nothing.
-   void poison(void *node) const noexcept
-   {
-      (void)node;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(node, node_size_);
-#endif
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MAKE_MEM_NOACCESS(node, node_size_);
-#endif
-   }
-   void unpoison(void *node) const noexcept
-   {
-      (void)node;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
-#endif
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
-#endif
-   }
 
 private:
    // The header of a block, first in it: its place in the tree of blocks (by address), and, in
@@ -289,19 +241,6 @@ private:
       return reinterpret_cast<unsigned char *>(b) + sizeof(block_header);
    }
 
-   // The mark of a free node: this pool's (a node of another pool does not carry it), mixed with
-   // the process's secret where the core is header-only (a value a program stores in its node
-   // cannot be chosen to match it without reading the process's memory).
-   std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret(); }
-   bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
-   void set_mark(void *node) const noexcept
-   {
-      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = mark();
-   }
-   void clear_mark(void *node) const noexcept
-   {
-      if (node_size_ >= 2 * sizeof(void *)) static_cast<std::uintptr_t *>(node)[1] = 0;
-   }
 
    block_header *block_of(const void *p) const noexcept
    {
@@ -381,33 +320,6 @@ private:
       ba_free(b);
    }
 
-public:
-   //! Effects: reports "<owner>: <what>" at node through the diagnostic handler (the pool's
-   //!   owner, named once for every engine over the pool).
-   [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
-   {
-      char message[160];
-      std::snprintf(message, sizeof message, "%s: %s", owner_, what);
-      report_usage_error(message, node);
-   }
-
-private:
-   [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
-   [[noreturn]] void report_corrupted(const void *node) const noexcept
-   {
-      report("a free node's link is overwritten (a write after free?)", node);
-   }
-   // A leak is reported, not fatal: the nodes go back to the core with their blocks.
-   BOOST_NOINLINE void report_leak() const noexcept
-   {
-      std::fprintf(stderr, "allocplus: %s: a pool destroyed with %zu node(s) still in use at %p\n", owner_,
-                   in_use_, static_cast<const void *>(this));
-      std::fflush(stderr);
-   }
-
-   const char *const owner_;           // the allocator, named in reports
-   const std::size_t align_;
-   const std::size_t node_size_;
    const std::size_t nodes_per_block_;
    const std::size_t first_node_;      // offset of a block's first node
    void *free_head_ = nullptr;         // the free list (protected links)

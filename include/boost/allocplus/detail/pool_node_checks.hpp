@@ -1,0 +1,140 @@
+// Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
+// (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_ALLOCPLUS_DETAIL_POOL_NODE_CHECKS_HPP
+#define BOOST_ALLOCPLUS_DETAIL_POOL_NODE_CHECKS_HPP
+
+// What both pool engines (node_pool.hpp, adaptive_node_pool.hpp) do with a free node, in one
+// place: its size and alignment, the read of its protected link (a link not aligned as a node is,
+// a write after free, is reported, never followed), the pool's mark in its second word (a node
+// carrying it is free: freeing it again is a double free), its poisoning under ASan and valgrind,
+// and the reports, each naming the allocator that owns the pool.
+
+#include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/detail/usage_error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+
+namespace boost { namespace allocplus { namespace detail {
+
+//! Returns: the process's secret where the core is header-only (0 elsewhere), which the pools mix
+//! into the values they check (a value a program stores cannot be chosen to match one without
+//! reading the process's memory).
+inline std::uintptr_t pool_secret() noexcept
+{
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   return __atomic_load_n(&ba_core_v1_state.cache_secret, __ATOMIC_RELAXED);
+#else
+   return 0;
+#endif
+}
+
+class pool_node_checks {
+public:
+   //! Returns: the bytes a node takes: the size asked for, at least a pointer, rounded up to the
+   //!   node alignment.
+   std::size_t node_size() const noexcept { return node_size_; }
+   //! Returns: the nodes' alignment (at least a pointer's).
+   std::size_t node_alignment() const noexcept { return align_; }
+
+   //! Returns: the node after `node` in a list of free nodes (the pool's, or a thread's bin of
+   //!   it), read from its protected link; a link that is not aligned as every node is (a write
+   //!   after free) is reported, never followed.
+   void *next_free(const void *node) const noexcept
+   {
+      void *next = ba_detail_link_load(node);
+      if (BOOST_UNLIKELY(!ba_detail_link_valid(next, align_ - 1))) report_corrupted(node);
+      return next;
+   }
+
+   //! Under ASan and valgrind: a free node is poisoned (a use after free is reported) while the
+   //! pool does not touch it. Elsewhere nothing.
+   void poison(void *node) const noexcept
+   {
+      (void)node;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(node, node_size_);
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_NOACCESS(node, node_size_);
+#endif
+   }
+   void unpoison(void *node) const noexcept
+   {
+      (void)node;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_UNPOISON_MEMORY_REGION(node, node_size_);
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
+#endif
+   }
+
+   //! Effects: reports "<owner>: <what>" at node through the diagnostic handler (the pool's
+   //!   owner, named once for every engine over the pool).
+   [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept
+   {
+      char message[160];
+      std::snprintf(message, sizeof message, "%s: %s", owner_, what);
+      report_usage_error(message, node);
+   }
+
+protected:
+   //! Requires: node_alignment is a power of two; owner outlives the pool.
+   pool_node_checks(const char *owner, std::size_t node_size, std::size_t node_alignment) noexcept
+      : owner_(owner), align_(node_alignment < alignof(void *) ? alignof(void *) : node_alignment),
+        node_size_(((node_size < sizeof(void *) ? sizeof(void *) : node_size) + align_ - 1) & ~(align_ - 1))
+   {
+   }
+   pool_node_checks(const pool_node_checks &) = delete;
+   pool_node_checks &operator=(const pool_node_checks &) = delete;
+   ~pool_node_checks() = default;
+
+   // The mark of a free node of two words or more: this pool's (a node of another pool does not
+   // carry it), mixed with the process's secret.
+   std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret(); }
+   bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
+   bool carries_marks() const noexcept { return node_size_ >= 2 * sizeof(void *); }
+   void set_mark(void *node) const noexcept
+   {
+      if (carries_marks()) static_cast<std::uintptr_t *>(node)[1] = mark();
+   }
+   void clear_mark(void *node) const noexcept
+   {
+      if (carries_marks()) static_cast<std::uintptr_t *>(node)[1] = 0;
+   }
+   //! Returns: whether node, given back, is known to be free already: it is `head` (the node freed
+   //!   last), or it carries the mark. Constant time, every build.
+   bool freed_twice(const void *node, const void *head) const noexcept
+   {
+      return BOOST_UNLIKELY(node == head) || (carries_marks() && BOOST_UNLIKELY(marked(node)));
+   }
+
+   [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
+   [[noreturn]] void report_corrupted(const void *node) const noexcept
+   {
+      report("a free node's link is overwritten (a write after free?)", node);
+   }
+   // A leak is reported, not fatal: the nodes go back to the core with their blocks.
+   BOOST_NOINLINE void report_leak(std::size_t in_use) const noexcept
+   {
+      std::fprintf(stderr, "allocplus: %s: a pool destroyed with %zu node(s) still in use at %p\n", owner_, in_use,
+                   static_cast<const void *>(this));
+      std::fflush(stderr);
+   }
+
+   const char *const owner_;   // the allocator, named in reports
+   const std::size_t align_;
+   const std::size_t node_size_;
+};
+
+}}} // namespace boost::allocplus::detail
+
+#endif // BOOST_ALLOCPLUS_DETAIL_POOL_NODE_CHECKS_HPP
