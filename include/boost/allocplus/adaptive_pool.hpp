@@ -124,6 +124,7 @@ private:
 
    static shared_pool &pool() noexcept
    {
+      static_assert(checks::geometry.valid(), "ba::adaptive_pool: no block geometry for these parameters");
       return detail::immortal_shared_pool<shared_pool, detail::adaptive_pool_pools, sizeof(T), alignof(T), NodesPerBlock,
                                           MaxFreeBlocks, OverheadPercent>();
    }

@@ -9,8 +9,9 @@
 // are all free is known the moment its last node comes back, so it can go back to the core.
 //
 // - Blocks with free nodes sit in lists bucketed by their free-node count (32 buckets, a bit of a
-//   word each telling which are not empty): a node is taken from the block with the fewest free
-//   nodes, so that the others drain. Every step is constant time.
+//   word each telling which are not empty): a node is taken from a block among those with the
+//   fewest free nodes, so that the others drain. Allocating and freeing a node are constant time;
+//   a block made or given back also costs its place in the tree of blocks (logarithmic).
 // - Completely free blocks are kept, up to MaxFreeBlocks; a block freed beyond that goes back to
 //   the core at once (and to the system when the core trims).
 // - A block's free list is the core's hardened list (core/detail/free_list.h): a link read is
@@ -19,8 +20,9 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported); checked builds keep a bit per node and a tree of the blocks by address, and
-//   report every double free and every foreign pointer.
+//   free is reported); checked builds keep a bit per node and look every pointer up in the tree of
+//   the blocks by address (kept in every build: owns() needs it), and report every double free and
+//   every foreign pointer.
 // - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
 //   the pool's blocks (a mempool's superblocks).
 //
