@@ -246,7 +246,7 @@ public:
    //!   the whole buffer is bump room again. The blocks handed out must not be used afterwards
    //!   (ASan reports it).
    //! Complexity: linear in the regions (in the blocks under valgrind).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void release() noexcept
+   void release() noexcept
    {
 #if defined(BA_DETAIL_VALGRIND)
       if (initial_.begin != nullptr) {
@@ -267,7 +267,7 @@ public:
    //! Returns: what was recovered.
    //! Complexity: linear in the blocks and the regions, plus the tree's insertions (logarithmic
    //!   each).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN arena_defragment_result defragment() noexcept
+   arena_defragment_result defragment() noexcept
    {
       arena_defragment_result r;
       const arena_statistics before = statistics();
@@ -329,7 +329,7 @@ public:
    //!   (the bump pointer for the current one), finds live blocks and free blocks as counted, and
    //!   every free block is in its slot list or the tree. For tests. Complexity: linear in the
    //!   blocks and the regions.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN bool verify() const noexcept
+   bool verify() const noexcept
    {
       walk_totals totals;
       const unsigned char *previous_end = nullptr;
@@ -342,16 +342,7 @@ public:
          return false;
       const std::size_t live = totals.live, free_bytes = totals.free_bytes, allocated = totals.allocated;
       std::size_t listed = 0;
-      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
-         std::size_t n = 0;
-         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr;
-              b = static_cast<const detail::arena_slot_block *>(ba_detail_link_load(&b->link))) {
-            if (!slot_block_sound(b, i)) return false;
-            ++n;
-            listed += b->header.size;
-         }
-         if (n != slot_counts_[i]) return false;
-      }
+      if (!slot_lists_sound(listed)) return false;
       for (const detail::arena_tree_block &t : tree_) {
          if (!tree_node_sound(tree_value_traits::to_node_ptr(const_cast<detail::arena_tree_block &>(t)))) return false;
          listed += t.header.size;
@@ -363,6 +354,31 @@ private:
    struct walk_totals {
       std::size_t live = 0, free_bytes = 0, allocated = 0;
    };
+
+   // verify's walk of the slot lists (their blocks are poisoned): adds their bytes to `listed`.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool slot_lists_sound(std::size_t &listed) const noexcept
+   {
+      for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
+         std::size_t n = 0;
+         for (const detail::arena_slot_block *b = slot_head(i); b != nullptr;
+              b = static_cast<const detail::arena_slot_block *>(ba_detail_link_load(&b->link))) {
+            if (!slot_block_sound(b, i)) return false;
+            ++n;
+            listed += b->header.size;
+         }
+         if (n != slot_counts_[i]) return false;
+      }
+      return true;
+   }
+
+   // The set operations, in functions ASan instruments. A NO_ASAN function (one that reads
+   // poisoned headers) must not call Boost.Intrusive itself: the set code is instrumented and
+   // would write its iterators into the NO_ASAN frame, whose stack marks ASan never resets, and
+   // a mark left there by an earlier frame reads as a use after scope. Not inlined into a NO_ASAN
+   // caller (the sanitizer attributes differ); inlined as usual in other builds.
+   void tree_insert(detail::arena_tree_block &t) noexcept { tree_.insert(t); }
+   void tree_erase(detail::arena_tree_block &t) noexcept { tree_.erase(tree_.iterator_to(t)); }
+   void region_insert(detail::arena_region &r) noexcept { regions_.insert(r); }
 
    // verify's walk of one region: every header sound, the last block ending at the region's top.
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool walk_region(const detail::arena_region &r, walk_totals &totals) const noexcept
@@ -483,7 +499,7 @@ private:
       r->begin = reinterpret_cast<unsigned char *>(
          detail::align_up(reinterpret_cast<std::uintptr_t>(raw + detail::arena_region_record_bytes), detail::arena_granule));
       r->end = r->begin + static_cast<std::size_t>(raw + bytes - r->begin) / detail::arena_granule * detail::arena_granule;
-      regions_.insert(*r);
+      region_insert(*r);
       current_ = r;
       begin_ = bump_ = r->begin;
       end_ = r->end;
@@ -492,7 +508,7 @@ private:
    }
 
    // Every region from the upstream goes back to it; the set keeps only the caller's buffer.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back_regions() noexcept
+   void give_back_regions() noexcept
    {
       regions_.clear_and_dispose([this](detail::arena_region *r) {
          if (r != &initial_) give_back_region(*r);
@@ -586,7 +602,7 @@ private:
       check_successor_path(found);
       check_rebalance_neighbourhood(found);
       detail::arena_tree_block &t = *tree_value_traits::to_value_ptr(found);
-      tree_.erase(tree_.iterator_to(t));
+      tree_erase(t);
       free_bytes_ -= t.header.size;
       return split(reinterpret_cast<unsigned char *>(&t), t.header.size, need);
    }
@@ -671,7 +687,7 @@ private:
       t->header = header;
       t->check = check_word(t, size);
       check_insert_path(size);
-      tree_.insert(*t);
+      tree_insert(*t);
       BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
    }
 
