@@ -1725,6 +1725,7 @@ BOOST_FIXTURE_TEST_CASE(set_option_accepts_known_options_and_refuses_others, fre
    BOOST_TEST(ba_heap_set_option(h, BA_OPTION_MMAP_THRESHOLD, 1 * MiB) == 1);
    BOOST_TEST(ba_heap_set_option(h, BA_OPTION_RELEASE_RATE, 100) == 1);
    BOOST_TEST(ba_heap_set_option(h, BA_OPTION_HUGE_RESERVE, 64 * MiB) == 1);
+   BOOST_TEST(ba_heap_set_option(h, BA_OPTION_DECAY_MS, 10) == 1);
    BOOST_TEST(ba_heap_set_option(h, 0, 1) == 0);
    BOOST_TEST(ba_heap_set_option(h, 5, 1) == 0);
    BOOST_TEST(ba_heap_set_option(h, -1, 1) == 0);
@@ -1773,11 +1774,6 @@ void churn_and_free_all(ba_heap *h, std::size_t total)
       v.push_back(p);
    }
    while (!v.empty()) { ba_heap_free(h, v.back()); v.pop_back(); }
-}
-// Some cheap operations, so that trimming with hysteresis counted in operations gets its turn.
-void some_operations(ba_heap *h, int n)
-{
-   for (int i = 0; i < n; ++i) ba_heap_free(h, ba_heap_malloc(h, 32));
 }
 } // namespace
 
@@ -1830,48 +1826,141 @@ BOOST_AUTO_TEST_CASE(trim_of_the_default_heap_releases_freed_memory)
    ba_heap_set_option(d, BA_OPTION_TRIM_THRESHOLD, 2 * MiB);
 }
 
-BOOST_FIXTURE_TEST_CASE(trim_threshold_returns_a_large_free_top_by_itself, fresh_heap)
+BOOST_FIXTURE_TEST_CASE(a_decay_of_zero_returns_a_large_free_top_at_once, fresh_heap)
 {
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_TRIM_THRESHOLD, 256 * KiB) == 1);
+   BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_DECAY_MS, 0) == 1);
    churn_and_free_all(h, 16 * MiB);
-   some_operations(h, 10000);
    ba_heap_stats s = stats_of(h);
    BOOST_TEST(s.peak_system_bytes >= 16 * MiB);
    BOOST_TEST(s.system_bytes + 8 * MiB <= s.peak_system_bytes, "system_bytes " << s.system_bytes);
 }
 
 namespace {
-// Builds and frees `total` bytes `rounds` times; returns, per round, whether the heap gave the
-// memory back by itself (its footprint after the free fell below half of what it held).
-std::vector<bool> trims_per_round(ba_heap *h, std::size_t total, int rounds)
+// The clock of the decay tests: milliseconds the test moves by hand.
+std::uint64_t test_now_ms = 0;
+std::uint64_t test_clock() { return test_now_ms; }
+
+// A heap on the test's clock, with the default decay delay (1 s).
+struct heap_on_a_test_clock : fresh_heap {
+   heap_on_a_test_clock()
+   {
+      test_now_ms = 1000;
+      BOOST_REQUIRE(ba_heap_set_clock(h, test_clock) == nullptr);
+   }
+};
+
+// Builds and frees `total` bytes `rounds` times, the clock moving `ms_per_round` each round;
+// returns, per round, whether the heap gave the memory back by itself (its footprint after the
+// free fell below half of what it held).
+std::vector<bool> trims_per_round(ba_heap *h, std::size_t total, int rounds, std::uint64_t ms_per_round)
 {
    std::vector<bool> trimmed;
    for (int i = 0; i < rounds; ++i) {
       churn_and_free_all(h, total);
+      test_now_ms += ms_per_round;
       trimmed.push_back(stats_of(h).system_bytes < total / 2);
    }
    return trimmed;
 }
+
+// Slow calls of the heap (64 KiB blocks cut from the top and freed back into it), which advance
+// a decay epoch and read the clock every 64 of them.
+void slow_calls(ba_heap *h, int n)
+{
+   for (int i = 0; i < n; ++i) ba_heap_free(h, ba_heap_malloc(h, 64 * KiB));
+}
 } // namespace
 
-BOOST_FIXTURE_TEST_CASE(a_heap_that_rebuilds_what_it_trimmed_stops_trimming_it, fresh_heap)
+BOOST_FIXTURE_TEST_CASE(a_free_top_stays_until_it_has_been_unused_for_the_delay, heap_on_a_test_clock)
 {
-   // 6 MiB over the default 2 MiB threshold: trimmed, regrown (threshold 4 MiB), trimmed,
-   // regrown (8 MiB), then kept: the loop stops faulting the same pages in every round.
-   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 8);
-   BOOST_TEST(t[0], "the first free of a large top gives it back");
-   BOOST_TEST(std::count(t.begin(), t.end(), true) <= 2);
-   BOOST_TEST(!t[5]);
-   BOOST_TEST(!t[6]);
-   BOOST_TEST(!t[7]);
+   churn_and_free_all(h, 16 * MiB);
+   const std::size_t held = stats_of(h).system_bytes;
+   BOOST_REQUIRE(held >= 16 * MiB);
+   test_now_ms += 900;
+   slow_calls(h, 200);
+   BOOST_TEST(ba_heap_collect(h) == 0u, "before the delay nothing goes back");
+   BOOST_TEST(stats_of(h).system_bytes == held);
+   test_now_ms += 100;
+   slow_calls(h, 100);   // the heap's own calls give it back once the delay is over
+   const ba_heap_stats s = stats_of(h);
+   BOOST_TEST(s.system_bytes + 12 * MiB <= held, "system_bytes " << s.system_bytes << " of " << held);
+   BOOST_TEST(ba_heap_collect(h) == 0u, "nothing more to give");
+}
+
+BOOST_FIXTURE_TEST_CASE(collect_gives_back_a_top_left_unused_for_the_delay, heap_on_a_test_clock)
+{
+   churn_and_free_all(h, 16 * MiB);
+   const std::size_t held = stats_of(h).system_bytes;
+   test_now_ms += 999;
+   BOOST_TEST(ba_heap_collect(h) == 0u);
+   test_now_ms += 1;
+   const std::size_t released = ba_heap_collect(h);
+   BOOST_TEST(released >= 12 * MiB);
+   BOOST_TEST(stats_of(h).system_bytes == held - released);
    ALLOCPLUS_CHECK_HEAP(h);
+   void *p = ba_heap_malloc(h, 5 * 64 * KiB);   // and the heap grows again
+   BOOST_REQUIRE(p);
+   ba_heap_free(h, p);
+}
+
+BOOST_FIXTURE_TEST_CASE(memory_rebuilt_within_the_delay_is_never_given_back, heap_on_a_test_clock)
+{
+   // A large container destroyed and built again every 0.3 s, for 3 s: its pages stay.
+   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 10, 300);
+   BOOST_TEST(std::count(t.begin(), t.end(), true) == 0);
+   // Then left alone: given back after the delay.
+   test_now_ms += 1000;
+   ba_heap_collect(h);
+   BOOST_TEST(stats_of(h).system_bytes < 3 * MiB);
+   ALLOCPLUS_CHECK_HEAP(h);
+}
+
+BOOST_FIXTURE_TEST_CASE(the_part_of_the_top_used_during_the_delay_is_kept, heap_on_a_test_clock)
+{
+   churn_and_free_all(h, 16 * MiB);
+   const std::size_t held = stats_of(h).system_bytes;
+   // The program keeps using 1.5 MiB of it during the delay: that and the pad stay.
+   test_now_ms += 500;
+   churn_and_free_all(h, 1536 * KiB);
+   test_now_ms += 600;
+   const std::size_t released = ba_heap_collect(h);
+   BOOST_TEST(released >= 12 * MiB);
+   BOOST_TEST(stats_of(h).system_bytes >= 1536 * KiB, "system_bytes " << stats_of(h).system_bytes << " of " << held);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_large_free_during_the_delay_waits_its_own_delay, heap_on_a_test_clock)
+{
+   churn_and_free_all(h, 16 * MiB);
+   test_now_ms += 600;
+   churn_and_free_all(h, 8 * MiB);   // used again and freed: its delay begins now
+   test_now_ms += 600;
+   BOOST_TEST(ba_heap_collect(h) == 0u);
+   test_now_ms += 400;
+   BOOST_TEST(ba_heap_collect(h) >= 12 * MiB);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_trim_threshold_the_user_set_stays_where_it_was_set, fresh_heap)
 {
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_TRIM_THRESHOLD, 2 * MiB) == 1);
-   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 6);
+   BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_DECAY_MS, 0) == 1);
+   const std::vector<bool> t = trims_per_round(h, 6 * MiB, 6, 0);
    BOOST_TEST(std::count(t.begin(), t.end(), true) == 6);
+}
+
+BOOST_AUTO_TEST_CASE(collect_gives_back_the_default_heaps_unused_top)
+{
+   ba_heap *d = ba_default_heap();
+   test_now_ms = 1000;
+   const ba_clock_fn previous = ba_heap_set_clock(d, test_clock);
+   std::vector<void *> v;
+   for (int i = 0; i < 128; ++i) v.push_back(ba_malloc(64 * KiB));   // beyond the caches' sizes
+   for (void *p : v) BOOST_REQUIRE(p);
+   while (!v.empty()) { ba_free(v.back()); v.pop_back(); }
+   BOOST_TEST(ba_collect() == 0u);
+   test_now_ms += 1000;
+   BOOST_TEST(ba_collect() >= 4 * MiB);
+   ba_heap_set_clock(d, previous);
 }
 
 // A free that merges into the top takes a short path (ba_detail_free_short); it must count toward
@@ -1916,9 +2005,10 @@ BOOST_FIXTURE_TEST_CASE(trim_threshold_of_size_max_and_release_rate_0_keep_memor
 {
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_TRIM_THRESHOLD, size_max) == 1);
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_RELEASE_RATE, 0) == 1);
+   BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_DECAY_MS, 0) == 1);
    churn_and_free_all(h, 16 * MiB);
    ba_heap_stats s1 = stats_of(h);
-   some_operations(h, 10000);
+   slow_calls(h, 1000);
    ba_heap_stats s2 = stats_of(h);
    BOOST_TEST(s2.system_bytes == s1.system_bytes);
    BOOST_TEST(s2.system_bytes >= 16 * MiB);

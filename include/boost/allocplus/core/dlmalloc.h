@@ -33,6 +33,7 @@
 #define BOOST_ALLOCPLUS_CORE_DLMALLOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__cplusplus) && !defined(BOOST_ALLOCPLUS_CORE_EXTERN_C)
 #  define BOOST_ALLOCPLUS_CORE_HEADER_ONLY 1
@@ -123,6 +124,8 @@
 
 /* Heap options for ba_heap_set_option. */
 #define BA_OPTION_TRIM_THRESHOLD   1  /* free top bytes kept before trimming (SIZE_MAX: never trim) */
+#define BA_OPTION_DECAY_MS         6  /* milliseconds the free top beyond the trim threshold stays
+                                       * unused before it goes back (default 1000; 0: at once) */
 #define BA_OPTION_MMAP_THRESHOLD   2  /* requests at or above are mapped directly (SIZE_MAX: never) */
 #define BA_OPTION_RELEASE_RATE     3  /* frees between two scans for unused segments (0: never) */
 #define BA_OPTION_THREAD_CACHE     5  /* default heap: bytes each thread may cache (0: no caches);
@@ -187,6 +190,8 @@ typedef struct ba_check_report {
 } ba_check_report;
 
 /* Called with a misuse a heap found (see ba_set_diagnostic_handler). */
+/* A clock for the decay delay (ba_heap_set_clock): milliseconds from any fixed start. */
+typedef uint64_t (*ba_clock_fn)(void);
 typedef void (*ba_diagnostic_handler)(const char *message, const void *address, const ba_heap *heap);
 
 BOOST_ALLOCPLUS_CORE_END_DECLS
@@ -251,6 +256,10 @@ BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain);
 /* Effects: returns every free page the default heap can give back to the system (top beyond pad
  * bytes and whole free segments). Returns: the bytes released. */
 BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad);
+/* Effects: gives back what of the default heap's free top has stayed unused for the decay delay
+ * (BA_OPTION_DECAY_MS), as the heap's own slow paths do now and then; for a program that has
+ * gone quiet. Returns: the bytes released. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_collect(void);
 /* The default heap, for the ba_heap_* functions. */
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
 
@@ -301,6 +310,11 @@ BOOST_ALLOCPLUS_CORE_API int    ba_heap_multialloc_arrays(ba_heap *h, size_t n, 
    size_t sizeof_element, size_t contiguous_elements, ba_chain *chain);
 BOOST_ALLOCPLUS_CORE_API void   ba_heap_multidealloc(ba_heap *h, ba_chain *chain);
 BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad);
+/* ba_collect for heap h. */
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_collect(ba_heap *h);
+/* Effects: h reads the time (milliseconds, for the decay delay) from now_ms (null: the monotonic
+ * clock); a decay in progress starts over. For tests and simulations. Returns: the previous one. */
+BOOST_ALLOCPLUS_CORE_API ba_clock_fn ba_heap_set_clock(ba_heap *h, ba_clock_fn now_ms);
 
 /* Effects: sets an option (BA_OPTION_*). Returns: 1, or 0 for an unknown option. Setting the
  * trim or mmap threshold stops the heap from adjusting it by itself. */
@@ -397,6 +411,7 @@ using boost::allocplus::core_abi_v1::ba_multialloc_nodes;
 using boost::allocplus::core_abi_v1::ba_multialloc_arrays;
 using boost::allocplus::core_abi_v1::ba_multidealloc;
 using boost::allocplus::core_abi_v1::ba_trim;
+using boost::allocplus::core_abi_v1::ba_collect;
 using boost::allocplus::core_abi_v1::ba_default_heap;
 using boost::allocplus::core_abi_v1::ba_thread_cache_flush;
 using boost::allocplus::core_abi_v1::ba_create_heap;
@@ -412,6 +427,9 @@ using boost::allocplus::core_abi_v1::ba_heap_multialloc_nodes;
 using boost::allocplus::core_abi_v1::ba_heap_multialloc_arrays;
 using boost::allocplus::core_abi_v1::ba_heap_multidealloc;
 using boost::allocplus::core_abi_v1::ba_heap_trim;
+using boost::allocplus::core_abi_v1::ba_heap_collect;
+using boost::allocplus::core_abi_v1::ba_heap_set_clock;
+using boost::allocplus::core_abi_v1::ba_clock_fn;
 using boost::allocplus::core_abi_v1::ba_heap_set_option;
 using boost::allocplus::core_abi_v1::ba_heap_set_footprint_limit;
 using boost::allocplus::core_abi_v1::ba_heap_stats_get;

@@ -18,6 +18,7 @@
 
 #include <boost/allocplus/core/detail/accounting.h>
 #include <boost/allocplus/core/detail/segments.h>
+#include <boost/allocplus/core/detail/decay.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
@@ -114,6 +115,7 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb,
 {
    void *mem;
    ba_detail_refuse_corrupted(h);
+   ba_detail_decay_note(h);
    if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
       unsigned idx = ba_detail_small_index(nb);
       uint64_t smallbits = h->smallmap >> idx;

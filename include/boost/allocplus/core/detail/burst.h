@@ -167,6 +167,7 @@ BA_DETAIL_FN size_t ba_detail_multialloc(ba_heap *h, size_t n, const size_t *len
       i = j;
    }
    ba_chain_splice_back(chain, &got);
+   ba_detail_decay_note(h);   /* the runs may have come from the top: its low mark */
    return bytes;
 fail:
    {

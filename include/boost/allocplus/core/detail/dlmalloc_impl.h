@@ -44,6 +44,7 @@
  *   registry.h            the heap registry and fork, process set-up, the default heap's readiness
  *   address_space.h       reserve (smaller when refused), commit, decommit, release; the footprint
  *   segments.h            segments and the top chunk: growth, new segments, trimming
+ *   decay.h               the free top given back once it has stayed unused for a while
  *   huge_blocks.h         directly mapped blocks with room to grow in place
  *   allocate.h            malloc: the short path and the general path through the bins
  *   free.h                pointer checks, coalescing, the general free and the short free
@@ -76,6 +77,7 @@
 #include <boost/allocplus/core/detail/registry.h>
 #include <boost/allocplus/core/detail/address_space.h>
 #include <boost/allocplus/core/detail/segments.h>
+#include <boost/allocplus/core/detail/decay.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
 #include <boost/allocplus/core/detail/allocate.h>
 #include <boost/allocplus/core/detail/free.h>

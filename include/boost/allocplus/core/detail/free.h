@@ -14,6 +14,7 @@
 #define BOOST_ALLOCPLUS_CORE_DETAIL_FREE_H
 
 #include <boost/allocplus/core/detail/segments.h>
+#include <boost/allocplus/core/detail/decay.h>
 #include <boost/allocplus/core/detail/huge_blocks.h>
 #include <boost/allocplus/core/detail/quick_list.h>
 #include <boost/allocplus/core/detail/coalesce.h>
@@ -129,14 +130,12 @@ BA_DETAIL_FN const char *ba_detail_next_block_fault(ba_heap *h, const ba_detail_
 #endif
 }
 
-/* Trims the top when it has grown past the threshold; a trim that finds nothing to give back
- * (the top is pinned by the segment's end) stops further attempts until the threshold is reset. */
+/* After a free: a top grown past the threshold begins its decay (decay.h), and a running decay
+ * epoch is advanced. */
 BA_DETAIL_FN void ba_detail_maybe_trim(ba_heap *h)
 {
-   if (BA_DETAIL_UNLIKELY(h->topsize > h->trim_check)) {
-      if (ba_detail_sys_trim(h, h->top_pad) == 0) h->trim_check = ~(size_t)0;
-      else h->trimmed_since_growth = 1;
-   }
+   if (BA_DETAIL_UNLIKELY(h->topsize > h->trim_check)) ba_detail_decay_top_is_large(h);
+   else ba_detail_decay_note(h);
 }
 
 /* Whether a free of a chunk of psize bytes counts toward the release of unused segments. */

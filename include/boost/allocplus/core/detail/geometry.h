@@ -50,6 +50,12 @@
 #define BA_DETAIL_MMAP_THRESHOLD       ((size_t)256 << 10)
 #define BA_DETAIL_MMAP_THRESHOLD_MAX   ((size_t)32 << 20)  /* the dynamic threshold stops here */
 #define BA_DETAIL_TRIM_THRESHOLD_MAX   ((size_t)64 << 20)  /* and the trim threshold's here */
+/* How long the free top beyond the trim threshold stays unused before it goes back (decay.h):
+ * longer than a large container's rebuild (a million list nodes: about 0.1 s), shorter than a
+ * program's idle spells; jemalloc's default is 10 s, mimalloc's 10 ms to 1 s by version. */
+#define BA_DETAIL_DECAY_MS             ((size_t)1000)
+/* Slow calls between two clock reads while an epoch runs. */
+#define BA_DETAIL_DECAY_CLOCK_EVERY    64u
 #define BA_DETAIL_RELEASE_RATE         ((size_t)4095)
 /* Address space reserved per segment: the default heap's is large so it rarely needs a second
  * segment; a created heap's is smaller since programs may create many. */

@@ -89,8 +89,8 @@ BA_DETAIL_FN void ba_detail_huge_free(ba_heap *h, ba_detail_ch *p)
    hh->magic = 0;
    /* The dynamic threshold (as glibc's): a program that frees a block of this size is likely to
     * ask for it again, so such sizes stop being mapped one by one, and the top keeps twice that
-    * before it trims. The trim threshold only rises here: the hysteresis (segments.h) may have
-    * raised it further, for memory the program showed it wants again. */
+    * before it trims. The trim threshold only rises here: the user's threshold, or a larger one
+    * a larger block raised, stays. */
    if (!(h->flags & BA_DETAIL_HEAP_USER_MMAP) && size > h->mmap_threshold && size <= BA_DETAIL_MMAP_THRESHOLD_MAX) {
       h->mmap_threshold = size;
       if (!(h->flags & BA_DETAIL_HEAP_USER_TRIM) && 2 * size > h->trim_threshold)

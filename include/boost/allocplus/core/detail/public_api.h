@@ -162,6 +162,28 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_heap_trim(ba_heap *h, size_t pad)
    return released;
 }
 
+BOOST_ALLOCPLUS_CORE_API size_t ba_heap_collect(ba_heap *h)
+{
+   size_t released;
+   ba_detail_lock(h);
+   ba_detail_refuse_corrupted(h);
+   released = ba_detail_collect(h);
+   ba_detail_unlock(h);
+   return released;
+}
+
+BOOST_ALLOCPLUS_CORE_API ba_clock_fn ba_heap_set_clock(ba_heap *h, ba_clock_fn now_ms)
+{
+   ba_clock_fn previous;
+   ba_detail_lock(h);
+   previous = h->clock_ms;
+   h->clock_ms = now_ms;
+   /* An epoch timed by the other clock means nothing on this one: it begins again. */
+   if (h->decay_running) ba_detail_decay_begin(h, ba_detail_now_ms(h));
+   ba_detail_unlock(h);
+   return previous;
+}
+
 BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t value)
 {
    int known = 1;
@@ -177,6 +199,9 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       break;
    case BA_OPTION_RELEASE_RATE:
       h->release_rate = h->release_countdown = value;
+      break;
+   case BA_OPTION_DECAY_MS:
+      h->decay_ms = value;
       break;
    case BA_OPTION_THREAD_CACHE:
       if (h != &ba_detail_default_heap_storage) {   /* only the default heap has caches */
@@ -293,6 +318,7 @@ BOOST_ALLOCPLUS_CORE_API int ba_multialloc_arrays(size_t n, const size_t *length
 
 BOOST_ALLOCPLUS_CORE_API void ba_multidealloc(ba_chain *chain) { ba_heap_multidealloc(ba_detail_default(), chain); }
 BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad) { return ba_heap_trim(ba_detail_default(), pad); }
+BOOST_ALLOCPLUS_CORE_API size_t ba_collect(void) { return ba_heap_collect(ba_detail_default()); }
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_default(); }
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void)
 {

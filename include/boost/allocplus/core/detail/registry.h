@@ -179,6 +179,7 @@ BA_DETAIL_FN void ba_detail_heap_init(ba_heap *h, size_t segment_reserve, int lo
    h->flags = flags;
    h->segment_reserve = segment_reserve;
    h->trim_threshold = h->trim_check = BA_DETAIL_TRIM_THRESHOLD;
+   h->decay_ms = BA_DETAIL_DECAY_MS;
    h->mmap_threshold = (flags & BA_DETAIL_HEAP_NO_SYSTEM) ? ~(size_t)0 : BA_DETAIL_MMAP_THRESHOLD;
    h->release_rate = h->release_countdown = BA_DETAIL_RELEASE_RATE;
    h->huge_reserve = BA_DETAIL_HUGE_RESERVE;

@@ -58,18 +58,11 @@ BA_DETAIL_FN ba_detail_segment *ba_detail_place_segment(char *base, size_t reser
    return s;
 }
 
-/* The heap has just grown. If it trimmed its top on its own since it last grew, the memory it
- * gave back was wanted again: the trim threshold doubles (up to BA_DETAIL_TRIM_THRESHOLD_MAX,
- * and never when the user set it). A program that frees and rebuilds the same megabytes in a
- * loop (a large container destroyed and built again) then stops paying a page fault per page
- * for them after a round or two; the hysteresis is counted in trims, so it is deterministic.
- * glibc raises its threshold for a like reason, when a mapped block is freed. */
+/* The heap has just grown: its top was used up, so nothing of it stayed unused through the
+ * running decay epoch (decay.h), and a top found pinned before may be trimmed again. */
 BA_DETAIL_FN void ba_detail_grown(ba_heap *h)
 {
-   if (h->trimmed_since_growth && !(h->flags & BA_DETAIL_HEAP_USER_TRIM)
-       && h->trim_threshold < BA_DETAIL_TRIM_THRESHOLD_MAX)
-      h->trim_threshold *= 2;
-   h->trimmed_since_growth = 0;
+   h->decay_lowest_top = 0;
    h->trim_check = h->trim_threshold;
 }
 

@@ -102,9 +102,14 @@ struct ba_heap {
    size_t segment_reserve;
    size_t trim_threshold;
    size_t trim_check;               /* trim_threshold, or SIZE_MAX after a trim found nothing */
-   /* The top was trimmed on its own since the heap last grew. Not a flag: flags is read without
-    * the lock (whether the heap is ready), so it is written only before the heap is shared. */
-   int trimmed_since_growth;
+   /* The decay of the free top (decay.h): the delay, the running epoch (its start, the lowest
+    * size the top fell to, the slow calls until the next clock read) and the clock. */
+   size_t decay_ms;
+   int decay_running;
+   unsigned decay_countdown;
+   uint64_t decay_epoch_start;
+   size_t decay_lowest_top;
+   uint64_t (*clock_ms)(void);      /* null: the monotonic clock */
    size_t mmap_threshold;
    size_t release_rate;
    size_t release_countdown;
