@@ -30,6 +30,11 @@
 //                              allocator still holds (our pools: bytes_held; otherwise the heap's
 //                              in-use bytes) — the seed's "in-use memory after deallocating"
 //        system_after_mib      what the heap still has from the system then, untrimmed
+//        system_after_delay_mib the same after a quiet second and a tenth: our core has given back
+//                              what stayed unused for its decay delay (1 s; read after
+//                              ba_collect(), since nothing calls the heap while the program
+//                              sleeps); glibc and Boost.Container's dlmalloc have no delay, so
+//                              theirs is the untrimmed figure again, measured
 //        system_after_trim_mib the same after the heap trims (ba_trim(0), malloc_trim(0),
 //                              boost::container::dlmalloc_trim(0))
 //      After the list dies, our adaptive pools' check() walks every block invariant (a broken one
@@ -68,10 +73,12 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <list>
 #include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 namespace {
@@ -158,6 +165,13 @@ heap_reading read_heap(heap_kind heap)
    return r;
 }
 
+// A quiet spell longer than our core's decay delay; then the call a quiet program would make.
+void wait_out_the_decay_delay(heap_kind heap)
+{
+   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+   if (heap == heap_kind::ba_core) ba_collect();
+}
+
 void trim_heap(heap_kind heap)
 {
    switch (heap) {
@@ -238,6 +252,8 @@ void memory_benchmark(benchmark::State &state, heap_age age)
 
       const heap_reading after = read_heap(Config::heap);
       const ba::node_pool_statistics pool_after = Config::pool_statistics();
+      wait_out_the_decay_delay(Config::heap);
+      const heap_reading after_delay = read_heap(Config::heap);
       trim_heap(Config::heap);
       const heap_reading trimmed = read_heap(Config::heap);
 
@@ -264,6 +280,7 @@ void memory_benchmark(benchmark::State &state, heap_age age)
       state.counters["system_bytes_per_node"] = (alive.system - before.system) / n;
       state.counters["held_after_mib"] = std::max(0.0, held_after) / kMiB;
       state.counters["system_after_mib"] = std::max(0.0, after.system - before.system) / kMiB;
+      state.counters["system_after_delay_mib"] = std::max(0.0, after_delay.system - before.system) / kMiB;
       state.counters["system_after_trim_mib"] = std::max(0.0, trimmed.system - before.system) / kMiB;
    }
    ba_bench::set_timed_part_per_op(state, seconds, 2.0 * static_cast<double>(kNodes));
