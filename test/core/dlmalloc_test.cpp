@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <initializer_list>
 #include <iterator>
 #include <csignal>
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -1946,6 +1948,32 @@ BOOST_FIXTURE_TEST_CASE(a_trim_threshold_the_user_set_stays_where_it_was_set, fr
    BOOST_REQUIRE(ba_heap_set_option(h, BA_OPTION_DECAY_MS, 0) == 1);
    const std::vector<bool> t = trims_per_round(h, 6 * MiB, 6, 0);
    BOOST_TEST(std::count(t.begin(), t.end(), true) == 6);
+}
+
+BOOST_AUTO_TEST_CASE(the_collector_thread_gives_back_an_idle_programs_top)
+{
+   ba_heap *d = ba_default_heap();
+   BOOST_REQUIRE(ba_heap_set_option(d, BA_OPTION_DECAY_MS, 40) == 1);
+   BOOST_REQUIRE(ba_collector_start() == 0);
+   BOOST_TEST(ba_collector_start() == 0, "a second start does nothing");
+   std::vector<void *> v;
+   for (int i = 0; i < 128; ++i) v.push_back(ba_malloc(64 * KiB));   // beyond the caches' sizes
+   for (void *p : v) BOOST_REQUIRE(p);
+   ba_heap_stats s;
+   ba_heap_stats_get(d, &s);
+   const std::size_t held = s.system_bytes;
+   while (!v.empty()) { ba_free(v.back()); v.pop_back(); }
+   // The program makes no call: the collector gives it back (within 2 delays; 10 s at most here).
+   bool given_back = false;
+   for (int i = 0; i < 500 && !given_back; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ba_heap_stats_get(d, &s);
+      given_back = s.system_bytes + 4 * MiB <= held;
+   }
+   BOOST_TEST(given_back, "system_bytes " << s.system_bytes << " of " << held);
+   ba_collector_stop();
+   ba_collector_stop();
+   BOOST_REQUIRE(ba_heap_set_option(d, BA_OPTION_DECAY_MS, 1000) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(collect_gives_back_the_default_heaps_unused_top)

@@ -260,6 +260,12 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_trim(size_t pad);
  * (BA_OPTION_DECAY_MS), as the heap's own slow paths do now and then; for a program that has
  * gone quiet. Returns: the bytes released. */
 BOOST_ALLOCPLUS_CORE_API size_t ba_collect(void);
+/* Effects: starts a thread that calls ba_collect every half decay delay (at least every 10 ms),
+ * for a program that goes idle after freeing; does nothing if it runs already. The child of a
+ * fork has none. Returns: 0, or pthread_create's error. */
+BOOST_ALLOCPLUS_CORE_API int ba_collector_start(void);
+/* Effects: stops the thread ba_collector_start started, if any, and waits for it. */
+BOOST_ALLOCPLUS_CORE_API void ba_collector_stop(void);
 /* The default heap, for the ba_heap_* functions. */
 BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
 
@@ -412,6 +418,8 @@ using boost::allocplus::core_abi_v1::ba_multialloc_arrays;
 using boost::allocplus::core_abi_v1::ba_multidealloc;
 using boost::allocplus::core_abi_v1::ba_trim;
 using boost::allocplus::core_abi_v1::ba_collect;
+using boost::allocplus::core_abi_v1::ba_collector_start;
+using boost::allocplus::core_abi_v1::ba_collector_stop;
 using boost::allocplus::core_abi_v1::ba_default_heap;
 using boost::allocplus::core_abi_v1::ba_thread_cache_flush;
 using boost::allocplus::core_abi_v1::ba_create_heap;

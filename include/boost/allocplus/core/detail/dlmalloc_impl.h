@@ -56,6 +56,7 @@
  *   heap_create.h         creating and destroying independent heaps
  *   thread_cache.h        the per-thread caches of the default heap, and their depot
  *   public_api.h          the other functions of dlmalloc.h
+ *   collector.h           the opt-in thread that gives back what stays unused while the program is idle
  */
 #ifndef BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
 #define BOOST_ALLOCPLUS_CORE_DETAIL_DLMALLOC_IMPL_H
@@ -90,6 +91,7 @@
 #include <boost/allocplus/core/detail/pool_cache.h>
 #include <boost/allocplus/core/detail/thread_cache.h>
 #include <boost/allocplus/core/detail/public_api.h>
+#include <boost/allocplus/core/detail/collector.h>
 
 /* The short names of the process-wide state (state.h) stay inside the implementation. */
 #undef ba_detail_default_heap_storage

@@ -201,7 +201,7 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       h->release_rate = h->release_countdown = value;
       break;
    case BA_OPTION_DECAY_MS:
-      h->decay_ms = value;
+      __atomic_store_n(&h->decay_ms, value, __ATOMIC_RELAXED);   /* the collector reads it unlocked */
       break;
    case BA_OPTION_THREAD_CACHE:
       if (h != &ba_detail_default_heap_storage) {   /* only the default heap has caches */

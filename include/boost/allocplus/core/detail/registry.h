@@ -90,7 +90,12 @@ BA_DETAIL_FN void ba_detail_fork_release_in(int child)
    ba_detail_spin_release(&ba_detail_registry_lock);
 }
 BA_DETAIL_FN void ba_detail_fork_parent(void) { ba_detail_fork_release_in(0); }
-BA_DETAIL_FN void ba_detail_fork_child(void) { ba_detail_fork_release_in(1); }
+/* The child has no collector thread (collector.h): it may start its own. */
+BA_DETAIL_FN void ba_detail_fork_child(void)
+{
+   ba_core_v1_state.collector_running = 0;
+   ba_detail_fork_release_in(1);
+}
 
 /* Precondition: the registry lock is held. */
 /* The process's secret, which marks cached blocks: the kernel's random bytes for this process,
