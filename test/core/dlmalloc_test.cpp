@@ -460,6 +460,36 @@ BOOST_AUTO_TEST_SUITE_END()
 // =============================================================================================
 BOOST_AUTO_TEST_SUITE(allocation_command)
 
+// On an old heap (small holes between live blocks) a new block that may expand forward is placed
+// with free memory after it, where the next growth happens in place; a block that may not is the
+// best fit, a hole, as malloc's.
+BOOST_FIXTURE_TEST_CASE(a_new_block_meant_to_grow_forward_is_placed_where_it_can, fresh_heap)
+{
+   std::vector<void *> live, holes;
+   for (int i = 0; i < 200; ++i) {
+      holes.push_back(ba_heap_malloc(h, 56));
+      live.push_back(ba_heap_malloc(h, 56));
+   }
+   for (void *p : holes) ba_heap_free(h, p);
+   std::size_t rec;
+   const ba_command_ret growable = command(h, BA_ALLOCATE_NEW | BA_EXPAND_FWD, 8, 7, 7, rec, nullptr);
+   BOOST_REQUIRE(growable.first);
+   const ba_command_ret grown = command(h, BA_EXPAND_FWD, 8, 28, 28, rec, growable.first);
+   BOOST_TEST(grown.first == growable.first);
+   BOOST_TEST(grown.second == 1, "grown in place");
+   BOOST_TEST(rec >= 28u);
+
+   const ba_command_ret new_only = command(h, BA_ALLOCATE_NEW, 8, 7, 7, rec, nullptr);
+   BOOST_REQUIRE(new_only.first);
+   BOOST_TEST((std::find(holes.begin(), holes.end(), new_only.first) != holes.end()), "a hole, the best fit");
+   const ba_command_ret stuck = command(h, BA_EXPAND_FWD, 8, 28, 28, rec, new_only.first);
+   BOOST_TEST(stuck.first == nullptr, "a live block after it");
+
+   ba_heap_free(h, grown.first);
+   ba_heap_free(h, new_only.first);
+   for (void *p : live) ba_heap_free(h, p);
+}
+
 BOOST_FIXTURE_TEST_CASE(allocate_new_returns_a_new_block_holding_received_objects, fresh_heap)
 {
    for (std::size_t s : {1u, 3u, 8u, 24u, 100u}) {

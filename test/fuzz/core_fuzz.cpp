@@ -85,11 +85,18 @@ void verify(const block &b, const char *when)
       if (b.p[i] != pattern(b, i)) fail(when, b, i);
 }
 
+//! The heaps' clock (their decay delay): milliseconds the program moves.
+std::uint64_t fuzz_now_ms = 1;
+std::uint64_t fuzz_clock() { return fuzz_now_ms; }
+
 class heap_model {
 public:
    //! through_cache: h is the default heap, and its mallocs and (some of its) frees go through
    //! the thread's cache (ba_malloc, ba_free), the rest straight to the heap (ba_heap_*).
-   explicit heap_model(ba_heap *h, bool through_cache = false) : heap_(h), through_cache_(through_cache) {}
+   explicit heap_model(ba_heap *h, bool through_cache = false) : heap_(h), through_cache_(through_cache)
+   {
+      ba_heap_set_clock(h, fuzz_clock);
+   }
 
    void step(program_reader &in)
    {
@@ -102,7 +109,10 @@ public:
       case 7: shrink(in); break;
       case 8: burst(in); break;
       case 9: burst_free(in); break;
-      case 10: through_cache_ ? (void)ba_trim(in.number(1 << 20)) : (void)ba_heap_trim(heap_, in.number(1 << 20)); break;
+      case 10:
+         if (in.byte() % 2) through_cache_ ? (void)ba_trim(in.number(1 << 20)) : (void)ba_heap_trim(heap_, in.number(1 << 20));
+         else decay(in);
+         break;
       default: limit(in); break;
       }
       ba_check_report report;
@@ -122,6 +132,14 @@ public:
    }
 
 private:
+   // Time passes (the heap gives back what stayed unused for its delay), the delay changes.
+   void decay(program_reader &in)
+   {
+      fuzz_now_ms += in.number(3000);
+      ba_heap_set_option(heap_, BA_OPTION_DECAY_MS, in.number(2000));
+      if (in.byte() % 2) ba_heap_collect(heap_);
+   }
+
    void adopt(void *p, std::size_t bytes, unsigned char seed)
    {
       if (reinterpret_cast<std::uintptr_t>(p) % BA_MALLOC_ALIGNMENT != 0) fail("misaligned block", block{static_cast<unsigned char *>(p), bytes, 0}, 0);

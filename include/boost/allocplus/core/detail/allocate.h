@@ -36,6 +36,26 @@ BA_DETAIL_FN void *ba_detail_sys_alloc(ba_heap *h, size_t nb, int allow_huge)
    return ba_detail_split_top(h, nb);
 }
 
+/* Returns: the mem of a chunk of nb bytes (at most dvsize) cut from the start of the designated
+ * victim, which keeps the rest. */
+BA_DETAIL_FN void *ba_detail_split_dv(ba_heap *h, size_t nb)
+{
+   size_t rsize = h->dvsize - nb;
+   ba_detail_ch *p = h->dv;
+   if (rsize >= BA_DETAIL_MIN_CHUNK) {
+      ba_detail_ch *r = h->dv = ba_detail_plus(p, nb);
+      h->dvsize = rsize;
+      ba_detail_set_free_chunk(r, rsize);
+      ba_detail_set_size_and_pinuse_of_inuse(p, nb);
+   } else {
+      size_t dvs = h->dvsize;
+      h->dvsize = 0;
+      h->dv = 0;
+      ba_detail_set_inuse_and_pinuse(p, dvs);
+   }
+   return ba_detail_chunk2mem(p);
+}
+
 /* Splits victim v (unlinked, size nb + rsize) into an in-use chunk of nb and a remainder that
  * becomes the designated victim (or a binned chunk when to_dv is 0). */
 BA_DETAIL_FN void *ba_detail_carve(ba_heap *h, ba_detail_ch *v, size_t nb, size_t rsize, int to_dv)
@@ -142,22 +162,7 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb,
    } else if (h->treemap != 0 && (mem = ba_detail_tmalloc_large(h, nb)) != 0) {
       return mem;
    }
-   if (nb <= h->dvsize) {
-      size_t rsize = h->dvsize - nb;
-      ba_detail_ch *p = h->dv;
-      if (rsize >= BA_DETAIL_MIN_CHUNK) {
-         ba_detail_ch *r = h->dv = ba_detail_plus(p, nb);
-         h->dvsize = rsize;
-         ba_detail_set_free_chunk(r, rsize);
-         ba_detail_set_size_and_pinuse_of_inuse(p, nb);
-      } else {
-         size_t dvs = h->dvsize;
-         h->dvsize = 0;
-         h->dv = 0;
-         ba_detail_set_inuse_and_pinuse(p, dvs);
-      }
-      return ba_detail_chunk2mem(p);
-   }
+   if (nb <= h->dvsize) return ba_detail_split_dv(h, nb);
    if (ba_detail_top_holds(h, nb)) return ba_detail_split_top(h, nb);
    /* Before the heap grows, what the quick lists hold may coalesce into a fit. */
    if (ba_detail_quick_any(h) && !(allow_huge && nb >= h->mmap_threshold)) {
@@ -190,6 +195,20 @@ BA_DETAIL_FN void *ba_detail_malloc_chunk(ba_heap *h, size_t nb, int allow_huge)
    /* The designated victim, then a tree chunk, would be taken before the top. */
    if (nb > h->dvsize && h->treemap == 0 && ba_detail_top_holds(h, nb)) return ba_detail_split_top(h, nb);
    return ba_detail_malloc_from_bins(h, nb, allow_huge);
+}
+
+/* Returns: the mem of a chunk of at least nb bytes its owner means to grow forward in place (a
+ * vector's buffer), or null. On a heap that has freed many small blocks (an old heap) the general
+ * path gives a small request an exact fit between live blocks, where it can never grow: this one
+ * cuts it from the start of the designated victim or of the top when either has room for it to
+ * grow (BA_DETAIL_GROWABLE_ROOM times its size), so that free memory follows it. */
+BA_DETAIL_FN void *ba_detail_malloc_growable(ba_heap *h, size_t nb)
+{
+   if (nb <= BA_DETAIL_MAX_SMALL_SIZE) {
+      if (h->dvsize >= BA_DETAIL_GROWABLE_ROOM * nb) return ba_detail_split_dv(h, nb);
+      if (h->topsize >= BA_DETAIL_GROWABLE_ROOM * nb + BA_DETAIL_MIN_CHUNK) return ba_detail_split_top(h, nb);
+   }
+   return ba_detail_malloc_chunk(h, nb, 1);
 }
 
 BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)

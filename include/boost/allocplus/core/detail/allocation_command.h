@@ -102,9 +102,19 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_may_expand(ba_heap *h, unsign
    return (command & BA_EXPAND_BWD) && (!(head & BA_DETAIL_PINUSE) || ba_detail_quick_may_precede(h, p));
 }
 
+/* Allocates a new block of `bytes` (below BA_DETAIL_MAX_REQUEST) aligned to `alignment` for
+ * allocation_command: where it can grow if the command expands forward (its owner means to grow
+ * it; the short path, new_at_preferred, chooses the same). */
+BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, unsigned command, size_t alignment, size_t bytes)
+{
+   if (alignment > BA_DETAIL_ALIGN) return ba_detail_memalign(h, alignment, bytes);
+   return (command & BA_EXPAND_FWD) ? ba_detail_malloc_growable(h, ba_detail_request2size(bytes))
+                                    : ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+}
+
 /* A new block at the preferred size when there is no block p to reuse (a vector's first buffer)
  * or p surely cannot grow in place (the buffer a vector moves to): the command's short path for
- * it, one call to malloc_chunk, answering as the general path would. Returns: the block, or null
+ * it, one allocation, answering as the general path would. Returns: the block, or null
  * to leave the command (and any failure) to the general path. */
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_new_at_preferred(ba_heap *h, unsigned command, size_t size,
    size_t alignment, size_t limit_objects, size_t preferred_objects, ba_detail_ch *p, size_t *received)
@@ -117,7 +127,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_new_at_preferred(ba_heap *h
        || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes >= BA_DETAIL_MAX_REQUEST
        || (p && ba_detail_may_expand(h, command, p, bytes)))
       return 0;
-   mem = ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
+   mem = ba_detail_command_new(h, command, BA_DETAIL_ALIGN, bytes);
    if (!mem) return 0;
    usable = ba_detail_usable(ba_detail_mem2chunk(mem));
    *received = ba_detail_count_of(usable, size);
@@ -165,14 +175,6 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_shrink_command(ba_
    return ret;
 }
 
-/* Allocates a new block of `bytes` (below BA_DETAIL_MAX_REQUEST) aligned to `alignment` for
- * allocation_command. */
-BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, size_t alignment, size_t bytes)
-{
-   return alignment <= BA_DETAIL_ALIGN ? ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1)
-                                       : ba_detail_memalign(h, alignment, bytes);
-}
-
 /* Finishes a successful allocation or expansion: the caller may use the objects the block holds
  * (`bytes`) and, after an expansion, every byte it could use before (old_bytes at old_mem). With
  * zero_memory, the bytes gained are zeroed. */
@@ -210,7 +212,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_grow_command(ba_he
    size_t old_bytes = p ? ba_detail_exposed(old_mem, ba_detail_usable(p)) : 0;
    if (preferred_bytes < BA_DETAIL_MAX_REQUEST) {
       if (expand && ba_detail_expand(h, &p, command, size, alignment, preferred_bytes, preferred_bytes)) goto expanded;
-      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, preferred_bytes)) != 0)
+      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, command, alignment, preferred_bytes)) != 0)
          goto done;
    }
    if (limit_objects < preferred_objects) {
@@ -220,7 +222,7 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE ba_command_ret ba_detail_grow_command(ba_he
       const size_t most = preferred_bytes < BA_DETAIL_MAX_REQUEST ? preferred_bytes : limit_bytes;
       if (limit_bytes >= BA_DETAIL_MAX_REQUEST) goto failed;
       if (expand && ba_detail_expand(h, &p, command, size, alignment, limit_bytes, most)) goto expanded;
-      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, alignment, limit_bytes)) != 0)
+      if ((command & BA_ALLOCATE_NEW) && (ret.first = ba_detail_command_new(h, command, alignment, limit_bytes)) != 0)
          goto done;
    }
 failed:

@@ -54,6 +54,9 @@
  * longer than a large container's rebuild (a million list nodes: about 0.1 s), shorter than a
  * program's idle spells; jemalloc's default is 10 s, mimalloc's 10 ms to 1 s by version. */
 #define BA_DETAIL_DECAY_MS             ((size_t)1000)
+/* A block meant to grow (allocate.h, ba_detail_malloc_growable) is cut from free memory at least
+ * this many times its size. */
+#define BA_DETAIL_GROWABLE_ROOM        4u
 /* Slow calls between two clock reads while an epoch runs. */
 #define BA_DETAIL_DECAY_CLOCK_EVERY    64u
 #define BA_DETAIL_RELEASE_RATE         ((size_t)4095)
