@@ -29,6 +29,10 @@
 //      the timed loop, the benchmark builds and frees node containers of mixed sizes over the
 //      vector's own allocator, keeping a sixteenth of them alive (bench/aged_heap.hpp). The
 //      counters are counted on that heap too.
+//   seed000_ba_vector_push_back_aged_idle_thread, seed000_ba_vector_push_back_aged_two_threads
+//      the aged push_back row of 20 elements with a second thread alive and idle (the core then
+//      takes its lock), and with a second thread building the same vectors at the same time (the
+//      time is the measuring thread's).
 //
 // Vectors: `std_vector` (std::vector + std::allocator), `boost_vector_v2`
 // (boost::container::vector + boost::container::allocator<T, 2>, `boost_vector_v2_bwd` with
@@ -55,10 +59,14 @@
 #include "seed000_my_int.hpp"
 #include "support/counting_allocator.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -216,20 +224,59 @@ tally count_shrink(const row &r)
 
 // --- the benchmarks -----------------------------------------------------------------------------
 
+// What else the process runs while a push_back row is timed.
+enum class company { none, idle_thread, busy_thread };
+
+// `vectors` vectors of T built by `elements` push_backs each, and destroyed.
+template <class Vector, class T>
+void build_vectors(std::size_t vectors, std::size_t elements)
+{
+   for (std::size_t i = 0; i != vectors; ++i) {
+      Vector v;
+      for (std::size_t e = 0; e != elements; ++e) v.push_back(element<T>(e));
+      benchmark::DoNotOptimize(v.data());
+   }
+}
+
+// A second thread that builds the same vectors as the timed one until the object dies.
+class busy_thread {
+public:
+   template <class Work>
+   explicit busy_thread(Work work)
+      : thread_([this, work] {
+           while (!stop_.load(std::memory_order_relaxed)) work();
+        })
+   {
+   }
+   busy_thread(const busy_thread &) = delete;
+   busy_thread &operator=(const busy_thread &) = delete;
+   ~busy_thread()
+   {
+      stop_.store(true, std::memory_order_relaxed);
+      thread_.join();
+   }
+
+private:
+   std::atomic<bool> stop_{false};
+   std::thread thread_;   // last: starts once stop_ exists
+};
+
 template <class Config, class T>
-void push_back_benchmark(benchmark::State &state, row r, heap_age age)
+void push_back_benchmark(benchmark::State &state, row r, heap_age age, company with = company::none)
 {
    using Vector = typename Config::template vec<T>;
    const ba_bench::heap_of_age<Config::template alloc> heap(age);
    const std::size_t vectors = r.vectors_per_batch();
+   std::optional<ba_bench::idle_thread> idle;
+   std::optional<busy_thread> busy;
+   if (with == company::idle_thread) idle.emplace();
+   if (with == company::busy_thread) busy.emplace([r] { build_vectors<Vector, T>(r.vectors_per_batch(), r.elements); });
    for (auto _ : state) {
-      for (std::size_t i = 0; i != vectors; ++i) {
-         Vector v;
-         for (std::size_t e = 0; e != r.elements; ++e) v.push_back(element<T>(e));
-         benchmark::DoNotOptimize(v.data());
-      }
+      build_vectors<Vector, T>(vectors, r.elements);
       benchmark::ClobberMemory();
    }
+   busy.reset();
+   idle.reset();
    count_push_back<Config, T>(r).set(state);
    ba_bench::set_time_per_op(state, static_cast<double>(vectors * r.elements));
    state.SetLabel("time per push_back");
@@ -289,10 +336,11 @@ void huge_benchmark(benchmark::State &state)
 }
 
 template <class Config, class T = my_int>
-void add_push_back(const char *table, const row &r, const char *vector, heap_age age = heap_age::fresh)
+void add_push_back(const char *table, const row &r, const char *vector, heap_age age = heap_age::fresh,
+                   company with = company::none)
 {
    ba_bench::register_benchmark(std::string(table) + "/" + r.name() + "/" + vector,
-                                [r, age](benchmark::State &s) { push_back_benchmark<Config, T>(s, r, age); });
+                                [r, age, with](benchmark::State &s) { push_back_benchmark<Config, T>(s, r, age, with); });
 }
 
 template <class Config>
@@ -347,6 +395,13 @@ int main(int argc, char **argv)
       add_push_back<std_vector>(t, r, "std_vector", heap_age::aged);
       add_push_back<boost_vector_v2>(t, r, "boost_vector_v2", heap_age::aged);
       add_push_back<ba_vector_v2>(t, r, "ba_vector_v2", heap_age::aged);
+   }
+   for (const auto &[t, with] : {std::pair{"seed000_ba_vector_push_back_aged_idle_thread", company::idle_thread},
+                                 std::pair{"seed000_ba_vector_push_back_aged_two_threads", company::busy_thread}}) {
+      const row r{5000000, 20};
+      add_push_back<std_vector>(t, r, "std_vector", heap_age::aged, with);
+      add_push_back<boost_vector_v2>(t, r, "boost_vector_v2", heap_age::aged, with);
+      add_push_back<ba_vector_v2>(t, r, "ba_vector_v2", heap_age::aged, with);
    }
    for (const row &r : shrink_rows) {
       add_shrink<std_vector>(r, "std_vector", heap_age::aged);
