@@ -2077,6 +2077,41 @@ BOOST_AUTO_TEST_SUITE_END()
 // =============================================================================================
 BOOST_AUTO_TEST_SUITE(footprint_limit)
 
+// The free top the decay keeps for a while never makes an allocation fail that an immediate trim
+// would have let through: it goes back before the heap reports that memory is out.
+BOOST_AUTO_TEST_CASE(the_free_top_kept_for_the_delay_goes_back_before_memory_runs_out)
+{
+   scoped_heap heap(64 * MiB, 1);
+   ba_heap *h = heap.get();
+   BOOST_REQUIRE(ba_heap_set_footprint_limit(h, 100 * MiB) == size_max);
+   std::vector<void *> v;
+   for (int i = 0; i < 60 * 16; ++i) {   // 60 MiB
+      v.push_back(ba_heap_malloc(h, 64 * KiB - 64));
+      BOOST_REQUIRE(v.back());
+   }
+   for (int i = 0; i < 50 * 16; ++i) { ba_heap_free(h, v.back()); v.pop_back(); }   // 50 MiB into the top
+   BOOST_REQUIRE(stats_of(h).system_bytes >= 55 * MiB);   // kept: the delay has not passed
+   void *big = ba_heap_malloc(h, 55 * MiB);
+   BOOST_TEST(big != nullptr);
+   ba_heap_free(h, big);
+   for (void *p : v) ba_heap_free(h, p);
+   ALLOCPLUS_CHECK_HEAP(h);
+}
+
+BOOST_AUTO_TEST_CASE(a_footprint_limit_below_the_kept_top_gives_the_top_back)
+{
+   scoped_heap heap(64 * MiB, 1);
+   ba_heap *h = heap.get();
+   std::vector<void *> v;
+   for (int i = 0; i < 16 * 16; ++i) v.push_back(ba_heap_malloc(h, 64 * KiB - 64));
+   for (void *p : v) BOOST_REQUIRE(p);
+   while (!v.empty()) { ba_heap_free(h, v.back()); v.pop_back(); }
+   BOOST_REQUIRE(stats_of(h).system_bytes >= 16 * MiB);
+   ba_heap_set_footprint_limit(h, 4 * MiB);
+   BOOST_TEST(stats_of(h).system_bytes <= 4 * MiB);
+   BOOST_TEST(ba_heap_malloc(h, 1 * MiB) != nullptr);
+}
+
 BOOST_FIXTURE_TEST_CASE(footprint_limit_returns_the_previous_limit_and_shows_in_stats, fresh_heap)
 {
    BOOST_TEST(stats_of(h).footprint_limit == size_max);

@@ -540,7 +540,9 @@ private:
 
    // The block bytes for `size` user bytes at `alignment`: header, worst-case lead, rounding.
    // False for a non-power-of-two alignment or a size no buffer could hold.
-   static bool block_bytes_for(std::size_t size, std::size_t alignment, std::size_t &need) noexcept
+   // (NO_ASAN: its callers are, and an instrumented function must not write into their frames:
+   // see tree_insert.)
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool block_bytes_for(std::size_t size, std::size_t alignment, std::size_t &need) noexcept
    {
       if (!detail::is_power_of_two(alignment)) return false;
       if (alignment < default_alignment) alignment = default_alignment;
@@ -845,9 +847,12 @@ private:
                  (tree_node_traits::get_left(parent) != x && tree_node_traits::get_right(parent) != x)) {
          return false;
       }
-      for (const tree_node child : {tree_node_traits::get_left(x), tree_node_traits::get_right(x)})
-         if (child != nullptr && (!tree_node_in_arena(child) || tree_node_traits::get_parent(child) != x)) return false;
-      return true;
+      return child_sound(tree_node_traits::get_left(x), x) && child_sound(tree_node_traits::get_right(x), x);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool child_sound(tree_node child, tree_node x) const noexcept
+   {
+      return child == nullptr || (tree_node_in_arena(child) && tree_node_traits::get_parent(child) == x);
    }
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_tree_node(tree_node x) const noexcept

@@ -36,6 +36,17 @@ BA_DETAIL_FN void *ba_detail_sys_alloc(ba_heap *h, size_t nb, int allow_huge)
    return ba_detail_split_top(h, nb);
 }
 
+/* ba_detail_sys_alloc, and when the system refuses (a footprint limit, an address-space limit):
+ * the free top the decay still keeps goes back first and the request is tried again, so that the
+ * delay never makes an allocation fail that an immediate trim would have let through. */
+BA_DETAIL_FN void *ba_detail_sys_alloc_or_trim(ba_heap *h, size_t nb, int allow_huge)
+{
+   void *mem = ba_detail_sys_alloc(h, nb, allow_huge);
+   if (!mem && h->topsize > h->top_pad + BA_DETAIL_MIN_CHUNK && ba_detail_sys_trim(h, h->top_pad) != 0)
+      mem = ba_detail_sys_alloc(h, nb, allow_huge);
+   return mem;
+}
+
 /* Returns: the mem of a chunk of nb bytes (at most dvsize) cut from the start of the designated
  * victim, which keeps the rest. */
 BA_DETAIL_FN void *ba_detail_split_dv(ba_heap *h, size_t nb)
@@ -169,7 +180,7 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_malloc_from_bins(ba_heap *h, size_t nb,
       ba_detail_quick_flush(h);
       return ba_detail_malloc_chunk(h, nb, allow_huge);
    }
-   mem = ba_detail_sys_alloc(h, nb, allow_huge);
+   mem = ba_detail_sys_alloc_or_trim(h, nb, allow_huge);
    /* Out of memory (or a huge block refused) while quick lists hold memory: it may coalesce into
     * a fit, whatever the size. */
    if (!mem && ba_detail_quick_any(h)) {

@@ -12,14 +12,17 @@
 #include <boost/allocplus/core/detail/decay.h>
 #include <boost/allocplus/core/detail/lock.h>
 #include <boost/allocplus/core/detail/registry.h>
+#include <boost/allocplus/core/detail/public_api.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
-/* The collector's period: half the default heap's delay, at least 10 ms. */
+/* The collector's period: half the default heap's delay, at least 10 ms (a second when the
+ * delay is 0, which gives back at once, or SIZE_MAX, which never does). */
 BA_DETAIL_FN uint64_t ba_detail_collector_period_ms(void)
 {
-   uint64_t half = __atomic_load_n(&ba_detail_default_heap_storage.decay_ms, __ATOMIC_RELAXED) / 2;
-   return half < 10 ? 10 : half;
+   size_t delay = __atomic_load_n(&ba_detail_default_heap_storage.decay_ms, __ATOMIC_RELAXED);
+   if (delay == 0 || delay == ~(size_t)0) return 1000;
+   return delay / 2 < 10 ? 10 : delay / 2;
 }
 
 BA_DETAIL_FN void *ba_detail_collector_main(void *unused)
@@ -38,34 +41,36 @@ BA_DETAIL_FN void *ba_detail_collector_main(void *unused)
    return 0;
 }
 
+/* Start and stop hold the collector's own lock from the test of `running` to the end of the
+ * thread's creation or join, so that a start never reuses the stop word of a thread still being
+ * stopped, and a stop returns once the thread is gone. (Not the registry lock: fork holds that
+ * while other libraries' fork handlers may run.) */
 BOOST_ALLOCPLUS_CORE_API int ba_collector_start(void)
 {
    int error = 0;
    ba_detail_default();   /* the heap set up (and the fork handlers registered) first */
-   ba_detail_spin_acquire(&ba_detail_registry_lock);
+   ba_detail_spin_acquire(&ba_core_v1_state.collector_lock);
    if (!ba_core_v1_state.collector_running) {
       __atomic_store_n(&ba_core_v1_state.collector_stop, 0, __ATOMIC_RELAXED);
       error = pthread_create(&ba_core_v1_state.collector_thread, 0, ba_detail_collector_main, 0);
       if (error == 0) ba_core_v1_state.collector_running = 1;
    }
-   ba_detail_spin_release(&ba_detail_registry_lock);
+   ba_detail_spin_release(&ba_core_v1_state.collector_lock);
    return error;
 }
 
 BOOST_ALLOCPLUS_CORE_API void ba_collector_stop(void)
 {
-   pthread_t thread;
-   ba_detail_spin_acquire(&ba_detail_registry_lock);
-   if (!ba_core_v1_state.collector_running) {
-      ba_detail_spin_release(&ba_detail_registry_lock);
-      return;
+   ba_detail_spin_acquire(&ba_core_v1_state.collector_lock);
+   /* Not from the collector itself (a clock or a diagnostic handler it runs): it cannot join
+    * itself. */
+   if (ba_core_v1_state.collector_running && !pthread_equal(ba_core_v1_state.collector_thread, pthread_self())) {
+      __atomic_store_n(&ba_core_v1_state.collector_stop, 1, __ATOMIC_RELEASE);
+      (void)syscall(SYS_futex, &ba_core_v1_state.collector_stop, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
+      pthread_join(ba_core_v1_state.collector_thread, 0);
+      ba_core_v1_state.collector_running = 0;
    }
-   thread = ba_core_v1_state.collector_thread;
-   ba_core_v1_state.collector_running = 0;
-   __atomic_store_n(&ba_core_v1_state.collector_stop, 1, __ATOMIC_RELEASE);
-   (void)syscall(SYS_futex, &ba_core_v1_state.collector_stop, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
-   ba_detail_spin_release(&ba_detail_registry_lock);
-   pthread_join(thread, 0);
+   ba_detail_spin_release(&ba_core_v1_state.collector_lock);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

@@ -41,7 +41,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
  * precision, a few milliseconds, is plenty for a delay of a second). */
 BA_DETAIL_FN uint64_t ba_detail_monotonic_ms(void)
 {
-   struct timespec t;
+   struct timespec t = {0, 0};   /* a refused call (a seccomp filter): time stands still, nothing decays */
 #if defined(CLOCK_MONOTONIC_COARSE)
    clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
 #else
@@ -108,12 +108,21 @@ BA_DETAIL_FN void ba_detail_decay_note(ba_heap *h)
    if (BA_DETAIL_UNLIKELY(h->decay_running)) ba_detail_decay_tick(h);
 }
 
+/* Whether h's top can never be given back (a caller's buffer), or is never to be (a delay of
+ * SIZE_MAX): no epoch then, which would only cost every free into the top a tick. */
+BA_DETAIL_FN int ba_detail_top_kept_for_good(const ba_heap *h)
+{
+   return h->decay_ms == ~(size_t)0 || (h->top_segment && (h->top_segment->flags & BA_DETAIL_SEGMENT_EXTERNAL));
+}
+
 /* The top is above the trim threshold after a free: an epoch begins (or the running one is
  * advanced); with a delay of 0, the top is trimmed at once. */
 BA_DETAIL_FN void ba_detail_decay_top_is_large(ba_heap *h)
 {
    if (h->decay_ms == 0) {
       if (ba_detail_sys_trim(h, h->top_pad) == 0) h->trim_check = ~(size_t)0;
+   } else if (ba_detail_top_kept_for_good(h)) {
+      h->trim_check = ~(size_t)0;   /* until the heap grows or the delay is set again */
    } else if (!h->decay_running) {
       ba_detail_decay_begin(h, ba_detail_now_ms(h));
    } else {
@@ -121,10 +130,14 @@ BA_DETAIL_FN void ba_detail_decay_top_is_large(ba_heap *h)
    }
 }
 
-/* ba_heap_collect with h locked: the clock read now. */
+/* ba_heap_collect with h locked: the clock read now. A top that grew past the threshold other
+ * than by a free (a block next to it shrunk in place) begins its epoch here. */
 BA_DETAIL_FN size_t ba_detail_collect(ba_heap *h)
 {
-   if (!h->decay_running) return 0;
+   if (!h->decay_running) {
+      if (h->topsize > h->trim_check) ba_detail_decay_top_is_large(h);
+      return 0;
+   }
    ba_detail_decay_watch_top(h);
    return ba_detail_decay_step(h, ba_detail_now_ms(h));
 }

@@ -202,6 +202,7 @@ BOOST_ALLOCPLUS_CORE_API int ba_heap_set_option(ba_heap *h, int option, size_t v
       break;
    case BA_OPTION_DECAY_MS:
       __atomic_store_n(&h->decay_ms, value, __ATOMIC_RELAXED);   /* the collector reads it unlocked */
+      h->trim_check = h->trim_threshold;   /* a top left alone under the old delay is looked at again */
       break;
    case BA_OPTION_THREAD_CACHE:
       if (h != &ba_detail_default_heap_storage) {   /* only the default heap has caches */
@@ -229,6 +230,8 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_heap_set_footprint_limit(ba_heap *h, size_t b
    ba_detail_lock(h);
    previous = h->footprint_limit;
    h->footprint_limit = bytes;
+   /* Above the new limit: the free top the decay keeps goes back at once. */
+   if (h->footprint > bytes) ba_detail_sys_trim(h, h->top_pad);
    ba_detail_unlock(h);
    return previous;
 }

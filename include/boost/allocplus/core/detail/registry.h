@@ -90,10 +90,12 @@ BA_DETAIL_FN void ba_detail_fork_release_in(int child)
    ba_detail_spin_release(&ba_detail_registry_lock);
 }
 BA_DETAIL_FN void ba_detail_fork_parent(void) { ba_detail_fork_release_in(0); }
-/* The child has no collector thread (collector.h): it may start its own. */
+/* The child has no collector thread (collector.h): it may start its own (a start or stop that
+ * another thread of the parent was in the middle of is over for the child). */
 BA_DETAIL_FN void ba_detail_fork_child(void)
 {
    ba_core_v1_state.collector_running = 0;
+   ba_core_v1_state.collector_lock = 0;
    ba_detail_fork_release_in(1);
 }
 

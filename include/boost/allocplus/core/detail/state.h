@@ -36,7 +36,8 @@ typedef struct ba_detail_state {
    ba_detail_pool_class pool_classes[BA_DETAIL_POOL_CLASSES];
    unsigned pool_class_count;            /* classes 1..count are registered (the registry lock) */
    unsigned pool_locks_taken;            /* the pools' locks fork's prepare took (registry.h) */
-   /* The collector thread (collector.h): started, its futex word (1: stop), its handle. */
+   /* The collector thread (collector.h): its lock, started, its futex word (1: stop), its handle. */
+   int collector_lock;
    int collector_running;
    int collector_stop;
    pthread_t collector_thread;
