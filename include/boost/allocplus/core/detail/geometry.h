@@ -49,7 +49,6 @@
 #define BA_DETAIL_TRIM_THRESHOLD       ((size_t)2 << 20)
 #define BA_DETAIL_MMAP_THRESHOLD       ((size_t)256 << 10)
 #define BA_DETAIL_MMAP_THRESHOLD_MAX   ((size_t)32 << 20)  /* the dynamic threshold stops here */
-#define BA_DETAIL_TRIM_THRESHOLD_MAX   ((size_t)64 << 20)  /* and the trim threshold's here */
 /* How long the free top beyond the trim threshold stays unused before it goes back (decay.h):
  * longer than a large container's rebuild (a million list nodes: about 0.1 s), shorter than a
  * program's idle spells; jemalloc's default is 10 s, mimalloc's 10 ms to 1 s by version. */
