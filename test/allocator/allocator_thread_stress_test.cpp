@@ -4,7 +4,9 @@
 // Eight threads on ba::allocator (the default heap) and on one locked ba::heap: allocations,
 // every allocation_command, bursts, and blocks freed by a thread other than the one that
 // allocated them. Every block carries a pattern that is checked before it is freed, and the heaps
-// are checked at the end. Runs under TSan (label `thread`).
+// are checked at the end. Then threads that build ba::vectors at once, so that they meet at the
+// default heap's lock and take detours (core/detail/thread_cache.h), and hand vectors to each
+// other to destroy. Runs under TSan (label `thread`).
 
 #define BOOST_TEST_MODULE allocplus allocator thread stress
 #include "core/core_test_kit.hpp"
@@ -12,6 +14,7 @@
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/heap.hpp>
+#include <boost/allocplus/vector.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -207,4 +210,81 @@ BOOST_AUTO_TEST_CASE(eight_threads_on_one_locked_heap)
    BOOST_TEST(run(ba::heap_allocator<std::uint64_t>(h), steps) == 0);
    BOOST_TEST(h.check());
    BOOST_TEST(h.stats().in_use_chunks == 0u);
+}
+
+namespace {
+
+using stress_vector = ba::vector<std::uint32_t>;
+
+//! Vectors handed from one thread to another, which checks and destroys them.
+class vector_mailbox {
+public:
+   void post(stress_vector v)
+   {
+      std::lock_guard<std::mutex> lock(m_);
+      vectors_.push_back(std::move(v));
+   }
+   std::vector<stress_vector> take()
+   {
+      std::lock_guard<std::mutex> lock(m_);
+      std::vector<stress_vector> r;
+      r.swap(vectors_);
+      return r;
+   }
+
+private:
+   std::mutex m_;
+   std::vector<stress_vector> vectors_;
+};
+
+//! Whether v holds first, first + 1, ...
+bool counts_up(const stress_vector &v, std::uint32_t first)
+{
+   for (std::size_t i = 0; i != v.size(); ++i)
+      if (v[i] != first + i) return false;
+   return true;
+}
+
+void build_vectors(int id, std::size_t vectors, vector_mailbox *boxes, int count, std::atomic<int> &errors)
+{
+   splitmix rng{seed(0xB111D) + static_cast<std::uint64_t>(id) * 104729u};
+   for (std::size_t i = 0; i != vectors; ++i) {
+      // Mostly small vectors (the blocks the detours serve), now and then one past them.
+      const std::size_t n = 1 + rng.below(rng.below(8) == 0 ? 2000 : 60);
+      const auto first = static_cast<std::uint32_t>(rng.next());
+      stress_vector v;
+      for (std::size_t e = 0; e != n; ++e) v.push_back(first + static_cast<std::uint32_t>(e));
+      if (!counts_up(v, first)) errors.fetch_add(1);
+      if (rng.below(4) == 0) {
+         v.resize(n / 2);
+         v.shrink_to_fit();
+         if (!counts_up(v, first)) errors.fetch_add(1);
+      }
+      // Every vector carries its first value in front of it, for the thread that gets it.
+      v.insert(v.begin(), first - 1);
+      if (rng.below(3) == 0) boxes[(id + 1) % count].post(std::move(v));
+      for (stress_vector &w : boxes[id].take())
+         if (w.empty() || !counts_up(w, w.front())) errors.fetch_add(1);
+   }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(threads_build_vectors_at_once_and_destroy_each_others)
+{
+   for (int count : {2, 4}) {
+      const std::size_t vectors = scaled(40000, 1000);
+      BOOST_TEST_MESSAGE(count << " threads x " << vectors << " vectors (seed " << seed(0xB111D) << ")");
+      std::vector<vector_mailbox> boxes(static_cast<std::size_t>(count));
+      std::atomic<int> errors{0};
+      std::vector<std::thread> pool;
+      for (int i = 0; i != count; ++i)
+         pool.emplace_back(build_vectors, i, vectors, boxes.data(), count, std::ref(errors));
+      for (std::thread &t : pool) t.join();
+      for (vector_mailbox &box : boxes)
+         for (stress_vector &w : box.take())
+            if (w.empty() || !counts_up(w, w.front())) errors.fetch_add(1);
+      BOOST_TEST(errors.load() == 0);
+      BOOST_TEST(ba_check(nullptr) == 1);
+   }
 }

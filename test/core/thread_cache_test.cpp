@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -782,6 +783,160 @@ BOOST_AUTO_TEST_CASE(an_allocation_short_of_memory_takes_back_what_the_caches_ho
          ALLOCPLUS_CHECK_HEAP(h);
       }
    }
+}
+
+// -------------------------------------------------------------------------------------------------
+// 8. Threads that meet at the heap's lock: a thread that finds it held serves its growing blocks
+//    (new blocks of allocation_command, frees of blocks at the top) from its cache for a while,
+//    without waiting; a thread that never meets another at the lock keeps growth in place.
+// -------------------------------------------------------------------------------------------------
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+//! Holds the default heap's lock from a thread of its own (as a thread inside a long heap
+//! operation does) from its construction to release().
+class lock_holder {
+public:
+   lock_holder()
+      : thread_([this] {
+           boost::allocplus::ba_detail_lock(ba_default_heap());
+           held_ = true;
+           while (!release_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+           boost::allocplus::ba_detail_unlock(ba_default_heap());
+        })
+   {
+      while (!held_) std::this_thread::yield();
+   }
+   lock_holder(const lock_holder &) = delete;
+   lock_holder &operator=(const lock_holder &) = delete;
+   void release()
+   {
+      release_ = true;
+      if (thread_.joinable()) thread_.join();
+   }
+   ~lock_holder() { release(); }
+
+private:
+   std::atomic<bool> held_{false}, release_{false};
+   std::thread thread_;   // last: starts once the flags exist
+};
+
+//! Whether block p of the default heap ends where its top begins (a free of it merges into the top).
+bool ends_at_top(const void *p)
+{
+   const auto *chunk = boost::allocplus::ba_detail_mem2chunk(p);
+   return reinterpret_cast<std::uintptr_t>(chunk) + boost::allocplus::ba_detail_chunksize(chunk)
+          == boost::allocplus::ba_detail_top_hint(ba_default_heap());
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_thread_that_finds_the_lock_held_grows_its_blocks_from_its_cache_without_waiting)
+{
+   // The worker prepares in its own thread (its cache), then works while another thread holds the
+   // default heap's lock. Without the detour each of its calls would wait for the lock.
+   std::atomic<int> stage{0};   // 1: prepared; 2: the lock is held; 3: done under it; 4: released
+   std::atomic<bool> failed{false};
+   std::string what;
+   void *at_top = nullptr, *reused = nullptr;
+   std::thread worker([&] {
+      auto fail = [&](const char *why) {
+         if (!failed.exchange(true)) what = why;
+      };
+      // Bins of the two sizes the commands ask for (chunks of 48 and 96 bytes), filled by one
+      // carve each; the blocks handed out first lie below the rest of their magazine.
+      ba_free(ba_malloc(40));
+      ba_free(ba_malloc(88));
+      // A block that ends at the top: its free would merge into the top, under the lock.
+      std::vector<void *> below;
+      while (!at_top && below.size() < 100000) {
+         void *p = ba_heap_malloc(ba_default_heap(), 40);
+         if (!p) break;
+         if (ends_at_top(p)) at_top = p;
+         else below.push_back(p);
+      }
+      if (!at_top) fail("no block of the heap ends at the top");
+      stage = 1;
+      while (stage != 2) std::this_thread::yield();
+      std::size_t received = 0;
+      ba_command_ret first = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 10, 10,
+                                                   &received, nullptr);
+      if (!first.first || first.second || received < 10) fail("the first buffer of a vector: no block");
+      else std::memset(first.first, 1, received * sizeof(int));
+      ba_command_ret grown = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 20, 20,
+                                                   &received, first.first);
+      if (!grown.first || grown.second || received < 20) fail("the growth of a vector: no new block");
+      else std::memset(grown.first, 2, received * sizeof(int));
+      // (A block grown in place is freed once.)
+      auto free_all = [&] {
+         if (!grown.second) ba_free(first.first);
+         ba_free(grown.first);
+         if (at_top) ba_free(at_top);
+      };
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+      free_all();   // (checked builds check every free under the lock: there they would wait)
+#endif
+      stage = 3;
+      while (stage != 4) std::this_thread::yield();
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+      free_all();
+#endif
+      // The block at the top went to the cache, not into the top: the next block of its size.
+      reused = ba_malloc(40);
+      ba_free(reused);
+      for (void *p : below) ba_heap_free(ba_default_heap(), p);
+      ba_thread_cache_flush();
+   });
+   while (stage != 1) std::this_thread::yield();
+   bool in_time;
+   {
+      lock_holder holder;
+      stage = 2;
+      const auto start = clock_type::now();
+      while (stage != 3 && clock_type::now() - start < std::chrono::seconds(10))
+         std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      in_time = stage == 3;
+      holder.release();   // a worker that waits for the lock goes on now
+   }
+   while (stage != 3) std::this_thread::yield();
+   stage = 4;
+   worker.join();
+   BOOST_TEST(in_time, "the worker's calls waited for the lock for 10 s");
+   BOOST_TEST(!failed, what);
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   BOOST_TEST(reused == at_top, "the block at the top freed during the detour went to the thread's cache");
+#endif
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+}
+
+BOOST_AUTO_TEST_CASE(with_an_idle_second_thread_a_growing_block_still_grows_in_place)
+{
+   ba_thread_cache_flush();   // a detour of this thread ends
+   std::atomic<bool> stop{false};
+   std::thread idle([&] {
+      while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+   });
+   // Many vectors' worth of growth: no detour in any of them (the lock is never found held).
+   unsigned grown_in_place = 0, growths = 0;
+   for (int v = 0; v < 2000; ++v) {
+      std::size_t received = 0;
+      ba_command_ret r = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 4, 4, &received,
+                                               nullptr);
+      BOOST_REQUIRE(r.first);
+      ba_command_ret g = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 16, 16,
+                                               &received, r.first);
+      BOOST_REQUIRE(g.first);
+      ++growths;
+      if (g.second) ++grown_in_place;
+      else ba_free(r.first);
+      ba_free(g.first);
+   }
+   stop = true;
+   idle.join();
+   BOOST_TEST(grown_in_place == growths, grown_in_place << " of " << growths << " growths in place");
+   ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -272,7 +272,8 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
 /* Effects: gives the blocks the calling thread's cache holds, and the full magazines shared
  * between the threads, back to the default heap (so that ba_trim can return them). A thread's
  * cache is given back when the thread exits, by ba_trim, and before an allocation reports that
- * memory is exhausted. Complexity: linear in the blocks given back. */
+ * memory is exhausted. Ends the thread's detour (doc/core.md, "Threads"): its next growing
+ * blocks come from the heap again. Complexity: linear in the blocks given back. */
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void);
 
 /* ---------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@
 //   void *allocate_growable_bytes(n)         a block a container means to grow in place
 //                                            (allocation_command): from the heap itself, not
 //                                            from a thread's cache, whose blocks sit between
-//                                            cached blocks of their size
+//                                            cached blocks of their size (but while another
+//                                            thread holds the heap's lock: core/detail/
+//                                            thread_cache.h)
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
 //   ba_command_ret command(...)              ba_allocation_command (kept a call)
@@ -33,7 +35,15 @@ namespace boost { namespace allocplus { namespace detail {
 //! The process's default heap. Empty: an allocator holding it has no state.
 struct default_heap_source {
    static void *allocate_bytes(std::size_t n) noexcept { return ba_malloc(n); }
-   static void *allocate_growable_bytes(std::size_t n) noexcept { return ba_heap_malloc(ba_default_heap(), n); }
+   static void *allocate_growable_bytes(std::size_t n) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      // From the heap, or from the thread's cache while another thread is at the heap's lock.
+      return ::boost::allocplus::ba_detail_default_malloc_growable(n);
+#else
+      return ba_heap_malloc(ba_default_heap(), n);
+#endif
+   }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
    // Kept a call (noinline): inlined, the command's paths would make a container's growth

@@ -231,18 +231,22 @@ BA_DETAIL_FN void *ba_detail_malloc(ba_heap *h, size_t bytes)
    return ba_detail_malloc_chunk(h, ba_detail_pad_request(bytes), 1);
 }
 
-/* ba_heap_malloc: the lock, the allocation, the statistics, the sanitizers. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_heap_malloc(ba_heap *h, size_t n)
+/* ba_detail_heap_malloc with h locked by the caller; unlocks h. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_heap_malloc_held(ba_heap *h, size_t n)
 {
-   void *mem;
-   ba_detail_lock(h);
-   mem = ba_detail_malloc(h, n);
+   void *mem = ba_detail_malloc(h, n);
    if (mem) {
       ba_detail_note_alloc(h, ba_detail_size_of_mem(mem), 1);
       ba_detail_block_born(mem, ba_detail_usable(ba_detail_mem2chunk(mem)), n);
    }
    ba_detail_unlock(h);
    return mem;
+}
+/* ba_heap_malloc: the lock, the allocation, the statistics, the sanitizers. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_heap_malloc(ba_heap *h, size_t n)
+{
+   ba_detail_lock(h);
+   return ba_detail_heap_malloc_held(h, n);
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS

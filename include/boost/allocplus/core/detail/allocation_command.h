@@ -292,6 +292,35 @@ BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command_reclaimed(ba_heap *h, 
    return ret;
 }
 
+/* allocation_command on the default heap during a detour of the calling thread (another thread
+ * was found at the heap's lock: thread_cache.h): a command that may allocate a new block of a
+ * size the caches hold gets one from the thread's cache, at the preferred size, without the
+ * lock. A block to reuse is left as it is: the owner moves its objects to the new block (a block
+ * that already holds the preferred objects, a rare command, goes the locked way, which keeps it).
+ * Returns: 1 with *ret and *received set; 0 to leave the command to the locked path, untouched. */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_detour(unsigned command, size_t size, size_t alignment,
+   size_t limit_objects, size_t preferred_objects, size_t *received, void *reuse_ptr, ba_command_ret *ret)
+{
+   size_t bytes, chunk;
+   void *mem;
+   if ((command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW
+       || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects
+       || !ba_detail_valid_object_size(size)
+       || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes > BA_DETAIL_CACHE_MAX_REQUEST)
+      return 0;
+   chunk = ba_detail_cache_chunk_size(bytes);
+   /* (The head of a block in use, read without the lock as ba_usable_size reads it.) */
+   if (reuse_ptr && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD))
+       && (ba_detail_load_head(ba_detail_mem2chunk(reuse_ptr)) & ~BA_DETAIL_FLAG_BITS) >= chunk)
+      return 0;
+   /* Asked for all the objects its chunk holds, the block is exposed whole (under ASan). */
+   *received = ba_detail_count_of(chunk - BA_DETAIL_CHUNK_OVERHEAD, size);
+   if ((mem = ba_detail_cache_malloc(*received * size)) == 0) return 0;
+   ret->first = mem;
+   ret->second = 0;
+   return 1;
+}
+
 BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_command(ba_heap *h, unsigned command,
    size_t sizeof_object, size_t alignof_object, size_t limit_objects, size_t preferred_objects,
    size_t *received_objects, void *reuse_ptr)
@@ -299,7 +328,16 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
    ba_command_ret ret = {0, 0};
    ba_detail_ch *p = 0;
    size_t old_size = 0, received = 0;
-   ba_detail_lock(h);
+   if (h != &ba_detail_default_heap_storage) {
+      ba_detail_lock(h);
+   } else if (BA_DETAIL_UNLIKELY(!ba_detail_lock_unless_busy(h))) {
+      if (ba_detail_command_detour(command, sizeof_object, alignof_object, limit_objects, preferred_objects,
+                                   &received, reuse_ptr, &ret)) {
+         if (received_objects) *received_objects = received;
+         return ret;
+      }
+      ba_detail_lock(h);
+   }
    if (reuse_ptr) {
       p = ba_detail_checked_chunk(h, reuse_ptr);
       old_size = ba_detail_chunksize(p);

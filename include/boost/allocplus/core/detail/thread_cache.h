@@ -246,6 +246,16 @@ BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
    }
 }
 
+/* Ends the detour of the calling thread's cache tc (thread_cache.h's last part), if any, and
+ * tells the threads that they may meet at the lock no more: its countdown ran out, the thread
+ * flushes its cache or exits. */
+BA_DETAIL_OUT_OF_LINE_FN void ba_detail_detour_end(ba_detail_thread_cache *tc)
+{
+   tc->detour = 0;
+   if (__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED))
+      __atomic_store_n(&ba_core_v1_state.default_heap_busy, 0, __ATOMIC_RELAXED);
+}
+
 BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
 BA_DETAIL_FN void ba_detail_cache_fork_child(void);
 
@@ -332,6 +342,7 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    ba_detail_thread_cache *tc = (ba_detail_thread_cache *)cache;
    int entered;
    ba_detail_thread_cache_ptr = &ba_detail_retired_cache;
+   ba_detail_detour_end(tc);
    ba_detail_pool_cache_flush(tc);
    ba_detail_cache_flush(h, tc);
    entered = ba_detail_registry_enter();
@@ -483,17 +494,11 @@ BA_DETAIL_OUT_OF_LINE_FN void *ba_detail_cache_malloc_slow(size_t n)
    return ba_detail_cache_reclaim(h) ? ba_detail_heap_malloc(h, n) : 0;
 }
 
-#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
-/* ba_free of a block of the default heap that does not go to the cache (it ends at the top). */
-BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_to_heap(void *mem)
-{
-   ba_detail_heap_free(&ba_detail_default_heap_storage, mem);
-}
-#endif
 
 /* ba_free when the block is not one the fast path takes (not the heap's, not of a cached size,
- * marked cached), its bin is full, or the thread has no cache yet. */
-BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *mem)
+ * marked cached), its bin is full, or the thread has no cache yet; with top_to_heap, a block that
+ * ends at the top goes to the heap (to merge into it), else to the cache as any other. */
+BA_DETAIL_FN void ba_detail_cache_free_slow_at(void *mem, int top_to_heap)
 {
    ba_heap *h;
    ba_detail_thread_cache *tc;
@@ -513,7 +518,7 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
    }
 #endif
    if (!tc || (size = ba_detail_cache_takes(h, mem)) == 0 || (b = ba_detail_cache_bin_at(tc, size))->limit == 0
-       || (uintptr_t)ba_detail_mem2chunk(mem) + size == ba_detail_top_hint(h)) {
+       || (top_to_heap && (uintptr_t)ba_detail_mem2chunk(mem) + size == ba_detail_top_hint(h))) {
       ba_detail_heap_free(h, mem);   /* checks it, and reports what is wrong */
       return;
    }
@@ -525,6 +530,83 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
    if (b->room == 0) ba_detail_cache_spill(h, b, size);
    ba_detail_cache_push(b, mem, size);
 }
+BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *mem)
+{
+   ba_detail_cache_free_slow_at(mem, 1);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Growing blocks while threads meet at the heap's lock
+ *
+ * A block its owner means to grow (a vector's buffer) comes from the heap itself, where it can
+ * grow in place, and so do its expansions and the free of a block that ends at the top: each takes
+ * the heap's lock. Two threads that build vectors at once took turns at it (measured: 7.9x
+ * std::vector's time on the aged 20-element row, bench/results/2026-11-25-vm-aged-vector-
+ * threads.md). A thread that finds the lock held says so to every thread (default_heap_busy), and
+ * each thread that sees it serves such calls of small blocks from its cache for its next
+ * BA_DETAIL_DETOUR_CALLS calls (a detour): it gives up growth in place (a cached block's
+ * neighbours are blocks of its size) for the cost of a cache, glibc's. A thread whose detour
+ * ends clears the word and tries the lock again. All threads detour together, so that none grows
+ * blocks at the top while the others' frees read it (measured: one thread on a detour while the
+ * other used the heap cost 1.3x the time of both on a detour). A program whose threads never
+ * meet at the lock (an idle second thread) keeps growth in place.
+ * ---------------------------------------------------------------------------------------- */
+
+/* Calls a detour lasts: long enough that the meeting at the lock that ends it is rare, short
+ * enough that threads come back soon to growth in place once the others have stopped. */
+#define BA_DETAIL_DETOUR_CALLS 1024u
+
+/* Begins a detour of the calling thread of BA_DETAIL_DETOUR_CALLS calls, this one the first;
+ * with tell, tells the other threads to take one too (the lock of the default heap h was found
+ * held). Returns: 0 when the thread has no cache to take it (the caches are off or torn down). */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_detour_begin(ba_heap *h, int tell)
+{
+   ba_detail_thread_cache *tc = ba_detail_cache_of_thread(h);
+   if (!tc) return 0;
+   if (tell) __atomic_store_n(&ba_core_v1_state.default_heap_busy, 1, __ATOMIC_RELAXED);
+   tc->detour = BA_DETAIL_DETOUR_CALLS - 1;
+   return 1;
+}
+
+/* For a call about a growing block of the default heap h: takes h's lock unless the threads
+ * are on a detour or the lock would make this one wait. Returns: 1 with the lock held (or needed by
+ * nobody: one thread); 0 for a call of the thread's detour, whose caller serves it from the cache
+ * or else takes the lock itself (ba_detail_lock). The try is a compare-exchange, not the exchange
+ * of ba_detail_try_lock: a failed try must leave the lock word as it was (a 2 says that a thread
+ * sleeps). Costs a process with one thread one comparison, as the lock does; one with threads,
+ * beside the lock, a load of the thread's cache and one of a word written once a detour. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_lock_unless_busy(ba_heap *h)
+{
+   ba_detail_thread_cache *tc;
+   int expected = 0;
+   if (BA_DETAIL_LIKELY(ba_detail_lock_mode(h) <= ba_detail_single_threaded())) return 1;
+   tc = ba_detail_thread_cache_ptr;   /* a stand-in's detour is 0, and is never written */
+   if (tc->detour) {
+      if (--tc->detour == 0) ba_detail_detour_end(tc);
+      return 0;
+   }
+   if (BA_DETAIL_UNLIKELY(__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED))
+       && ba_detail_detour_begin(h, 0))
+      return 0;
+   if (BA_DETAIL_LIKELY(__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                                    __ATOMIC_RELAXED)))
+      return 1;
+   if (ba_detail_detour_begin(h, 1)) return 0;
+   ba_detail_lock(h);
+   return 1;
+}
+
+#if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+/* ba_free of a block of the default heap that ends at the top: to the heap, where it merges into
+ * the top, or during a detour to the cache as any other block. */
+BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_to_heap(void *mem)
+{
+   ba_heap *h = &ba_detail_default_heap_storage;
+   if (!ba_detail_lock_unless_busy(h)) ba_detail_cache_free_slow_at(mem, 0);
+   else if (ba_detail_free_short(h, mem)) ba_detail_unlock(h);
+   else ba_detail_free_locked(h, mem);
+}
+#endif
 
 /* ------------------------------------------------------------------------------------------
  * The fast paths: leaves that tail-call the slow paths
