@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <malloc.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -197,6 +198,36 @@ private:
    std::condition_variable wake_;
    bool stop_ = false;
    std::thread thread_; // last: starts once the members it uses exist
+};
+
+//! A second thread at work while the object lives: it makes a Worker from `args` (in the thread,
+//! so that the worker's own blocks are that thread's), and the constructor returns once it has
+//! one; it then calls the worker's step() until the object dies, and destroys the worker there.
+template <class Worker>
+class busy_thread {
+public:
+   template <class... Args>
+   explicit busy_thread(Args... args)
+      : thread_([this, args...] {
+           Worker worker(args...);
+           started_.store(true, std::memory_order_release);
+           while (!stop_.load(std::memory_order_relaxed)) worker.step();
+        })
+   {
+      while (!started_.load(std::memory_order_acquire)) std::this_thread::yield();
+   }
+   busy_thread(const busy_thread &) = delete;
+   busy_thread &operator=(const busy_thread &) = delete;
+   ~busy_thread()
+   {
+      stop_.store(true, std::memory_order_relaxed);
+      thread_.join();
+   }
+
+private:
+   std::atomic<bool> started_{false};
+   std::atomic<bool> stop_{false};
+   std::thread thread_; // last: starts once the flags exist
 };
 
 } // namespace ba_bench

@@ -138,45 +138,38 @@ void bm_churn(benchmark::State &state)
 // ------------------------------------------------------------------------------------------------
 
 
-//! A thread that runs the random churn over Api on 1000 blocks of its own, from before the
-//! constructor returns until the object dies.
+//! The work of a second thread (ba_bench::busy_thread): the random churn over Api on 1000 blocks
+//! of its own, on other sizes than the measuring thread's.
 template <class Api>
-class churning_thread {
+class churn_worker {
 public:
-   churning_thread() : thread_([this] { run(); })
+   churn_worker() : live_(kChurnLive, nullptr)
    {
-      while (!started_.load(std::memory_order_acquire)) std::this_thread::yield();
+      for (auto &p : live_) p = churn_allocate<Api>(t_.sizes[k_++ & (kChurnTable - 1)]);
    }
-   churning_thread(const churning_thread &) = delete;
-   churning_thread &operator=(const churning_thread &) = delete;
-   ~churning_thread()
+   churn_worker(const churn_worker &) = delete;
+   churn_worker &operator=(const churn_worker &) = delete;
+   ~churn_worker()
    {
-      stop_.store(true, std::memory_order_relaxed);
-      thread_.join();
+      for (auto p : live_) Api::deallocate(p);
+   }
+   void step()
+   {
+      for (std::size_t i = 0; i < kChurnLive; ++i) {
+         void *&slot = live_[t_.slots[j_++ & (kChurnTable - 1)]];
+         Api::deallocate(slot);
+         slot = churn_allocate<Api>(t_.sizes[k_++ & (kChurnTable - 1)]);
+      }
    }
 
 private:
-   void run()
-   {
-      const churn_tables &t = churn_data();
-      std::vector<void *> live(kChurnLive, nullptr);
-      std::size_t k = kChurnTable / 2, j = kChurnTable / 4; // other sizes than the measured thread's
-      for (auto &p : live) p = churn_allocate<Api>(t.sizes[k++ & (kChurnTable - 1)]);
-      started_.store(true, std::memory_order_release);
-      while (!stop_.load(std::memory_order_relaxed)) {
-         for (std::size_t i = 0; i < kChurnLive; ++i) {
-            void *&slot = live[t.slots[j++ & (kChurnTable - 1)]];
-            Api::deallocate(slot);
-            slot = churn_allocate<Api>(t.sizes[k++ & (kChurnTable - 1)]);
-         }
-      }
-      for (auto p : live) Api::deallocate(p);
-   }
-
-   std::atomic<bool> started_{false};
-   std::atomic<bool> stop_{false};
-   std::thread thread_; // last: starts once the flags exist
+   const churn_tables &t_ = churn_data();
+   std::vector<void *> live_;
+   std::size_t k_ = kChurnTable / 2, j_ = kChurnTable / 4;
 };
+
+template <class Api>
+using churning_thread = ba_bench::busy_thread<churn_worker<Api>>;
 
 //! core_churn with Company (a thread object) alive around it.
 template <class Api, churn_order Order, class Company>

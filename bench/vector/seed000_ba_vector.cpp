@@ -238,27 +238,12 @@ void build_vectors(std::size_t vectors, std::size_t elements)
    }
 }
 
-// A second thread that builds the same vectors as the timed one until the object dies.
-class busy_thread {
-public:
-   template <class Work>
-   explicit busy_thread(Work work)
-      : thread_([this, work] {
-           while (!stop_.load(std::memory_order_relaxed)) work();
-        })
-   {
-   }
-   busy_thread(const busy_thread &) = delete;
-   busy_thread &operator=(const busy_thread &) = delete;
-   ~busy_thread()
-   {
-      stop_.store(true, std::memory_order_relaxed);
-      thread_.join();
-   }
-
-private:
-   std::atomic<bool> stop_{false};
-   std::thread thread_;   // last: starts once stop_ exists
+// The work of a second thread (ba_bench::busy_thread): the same vectors as the timed thread's.
+template <class Vector, class T>
+struct vector_builder {
+   explicit vector_builder(row r) : r(r) {}
+   void step() const { build_vectors<Vector, T>(r.vectors_per_batch(), r.elements); }
+   row r;
 };
 
 template <class Config, class T>
@@ -268,9 +253,9 @@ void push_back_benchmark(benchmark::State &state, row r, heap_age age, company w
    const ba_bench::heap_of_age<Config::template alloc> heap(age);
    const std::size_t vectors = r.vectors_per_batch();
    std::optional<ba_bench::idle_thread> idle;
-   std::optional<busy_thread> busy;
+   std::optional<ba_bench::busy_thread<vector_builder<Vector, T>>> busy;
    if (with == company::idle_thread) idle.emplace();
-   if (with == company::busy_thread) busy.emplace([r] { build_vectors<Vector, T>(r.vectors_per_batch(), r.elements); });
+   if (with == company::busy_thread) busy.emplace(r);
    for (auto _ : state) {
       build_vectors<Vector, T>(vectors, r.elements);
       benchmark::ClobberMemory();

@@ -241,7 +241,7 @@ private:
 bool counts_up(const stress_vector &v, std::uint32_t first)
 {
    for (std::size_t i = 0; i != v.size(); ++i)
-      if (v[i] != first + i) return false;
+      if (v[i] != static_cast<std::uint32_t>(first + i)) return false;   // (wraps as the elements did)
    return true;
 }
 

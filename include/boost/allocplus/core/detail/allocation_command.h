@@ -292,16 +292,17 @@ BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command_reclaimed(ba_heap *h, 
    return ret;
 }
 
-/* allocation_command on the default heap during a detour of the calling thread (another thread
- * was found at the heap's lock: thread_cache.h): a command that may allocate a new block of a
- * size the caches hold gets one from the thread's cache, at the preferred size, without the
- * lock. A block to reuse is left as it is: the owner moves its objects to the new block (a block
- * that already holds the preferred objects, a rare command, goes the locked way, which keeps it).
+/* allocation_command on the default heap h during a detour of the calling thread (threads met at
+ * the heap's lock: thread_cache.h): a command that may allocate a new block of a size the caches
+ * hold gets one from the thread's cache, at the preferred size, without the lock. A block to reuse
+ * is left as it is: the owner moves its objects to the new block. The locked path takes what this
+ * cannot judge without the heap: a block to reuse that is not a small in-use block of the heap (it
+ * reports a bad one), or that already holds the preferred objects (it keeps it).
  * Returns: 1 with *ret and *received set; 0 to leave the command to the locked path, untouched. */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_detour(unsigned command, size_t size, size_t alignment,
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_detour(ba_heap *h, unsigned command, size_t size, size_t alignment,
    size_t limit_objects, size_t preferred_objects, size_t *received, void *reuse_ptr, ba_command_ret *ret)
 {
-   size_t bytes, chunk;
+   size_t bytes, chunk, objects, reuse_head;
    void *mem;
    if ((command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW
        || !ba_detail_default_alignment(alignment) || limit_objects > preferred_objects
@@ -309,13 +310,17 @@ BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_detour(unsigned command, size_t s
        || __builtin_mul_overflow(preferred_objects, size, &bytes) || bytes > BA_DETAIL_CACHE_MAX_REQUEST)
       return 0;
    chunk = ba_detail_cache_chunk_size(bytes);
-   /* (The head of a block in use, read without the lock as ba_usable_size reads it.) */
-   if (reuse_ptr && (command & (BA_EXPAND_FWD | BA_EXPAND_BWD))
-       && (ba_detail_load_head(ba_detail_mem2chunk(reuse_ptr)) & ~BA_DETAIL_FLAG_BITS) >= chunk)
-      return 0;
+   if (reuse_ptr) {
+      /* Read as ba_usable_size reads a head (no lock), once the chunk is known to lie in the heap. */
+      const ba_detail_ch *p = ba_detail_mem2chunk(reuse_ptr);
+      if (!ba_detail_in_address_range(h, p) || (reuse_head = ba_detail_cache_head(p)) == 0
+          || ((command & (BA_EXPAND_FWD | BA_EXPAND_BWD)) && (reuse_head & ~BA_DETAIL_CINUSE) >= chunk))
+         return 0;
+   }
    /* Asked for all the objects its chunk holds, the block is exposed whole (under ASan). */
-   *received = ba_detail_count_of(chunk - BA_DETAIL_CHUNK_OVERHEAD, size);
-   if ((mem = ba_detail_cache_malloc(*received * size)) == 0) return 0;
+   objects = ba_detail_count_of(chunk - BA_DETAIL_CHUNK_OVERHEAD, size);
+   if ((mem = ba_detail_cache_malloc(objects * size)) == 0) return 0;
+   *received = objects;
    ret->first = mem;
    ret->second = 0;
    return 1;
@@ -328,10 +333,13 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
    ba_command_ret ret = {0, 0};
    ba_detail_ch *p = 0;
    size_t old_size = 0, received = 0;
-   if (h != &ba_detail_default_heap_storage) {
+   /* Only a command that may take a new block may take a detour (a constant of the container's
+    * growth: its shrink_to_fit keeps the plain lock, and its code as short as it was). */
+   if (h != &ba_detail_default_heap_storage
+       || (command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW) {
       ba_detail_lock(h);
    } else if (BA_DETAIL_UNLIKELY(!ba_detail_lock_unless_busy(h))) {
-      if (ba_detail_command_detour(command, sizeof_object, alignof_object, limit_objects, preferred_objects,
+      if (ba_detail_command_detour(h, command, sizeof_object, alignof_object, limit_objects, preferred_objects,
                                    &received, reuse_ptr, &ret)) {
          if (received_objects) *received_objects = received;
          return ret;
