@@ -568,39 +568,52 @@ BA_DETAIL_OUT_OF_LINE_FN int ba_detail_detour_begin(ba_heap *h, int tell)
    return 1;
 }
 
-/* For a call about a growing block of the default heap h: takes h's lock unless the threads
- * are on a detour or the lock would make this one wait. Returns: 1 with the lock held (or needed by
- * nobody: one thread); 0 for a call of the thread's detour, whose caller serves it from the cache
- * or else takes the lock itself (ba_detail_lock). The try is a compare-exchange, not the exchange
- * of ba_detail_try_lock: a failed try must leave the lock word as it was (a 2 says that a thread
- * sleeps). Costs a process with one thread one comparison, as the lock does; one with threads,
- * beside the lock, a load of the thread's cache and one of a word written once a detour. */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_unless_busy_threaded(ba_heap *h)
+/* The lock of the default heap h was found held: begins a detour (returns 0), or when the thread
+ * has no cache for one, waits for the lock (returns 1). */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_or_detour(ba_heap *h)
 {
-   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;   /* a stand-in's detour is 0, never written */
-   int expected = 0;
-   if (tc->detour) {
-      if (__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED) && --tc->detour != 0) return 0;
-      /* Its calls ran out, or another thread's detour ended (the threads come back together). */
-      ba_detail_detour_end(tc);
-   }
-   if (BA_DETAIL_UNLIKELY(__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED))
-       && ba_detail_detour_begin(h, 0))
-      return 0;
-   if (BA_DETAIL_LIKELY(__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE,
-                                                    __ATOMIC_RELAXED)))
-      return 1;
    if (ba_detail_detour_begin(h, 1)) return 0;
    ba_detail_lock(h);
    return 1;
 }
-/* (Inline, the part a process with one thread runs: the rest is a call, which keeps the paths
- * that inline it (a vector's shrink_to_fit) as short as they were before the detours: measured,
- * 5% of a shrink_to_fit's time inline.) */
+
+/* ba_detail_lock_unless_busy while the threads are told to take detours: one more call of the
+ * calling thread's detour (begun now if it has none), or the end of it. */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_on_detour(ba_heap *h)
+{
+   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;   /* a stand-in's detour is 0 */
+   int expected = 0;
+   if (tc->detour == 0) {
+      if (ba_detail_detour_begin(h, 0)) return 0;
+   } else if (--tc->detour != 0) {
+      return 0;
+   } else {
+      ba_detail_detour_end(tc);   /* its calls ran out: every thread comes back */
+   }
+   if (__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 1;
+   return ba_detail_lock_or_detour(h);
+}
+
+/* For a call about a growing block of the default heap h: takes h's lock unless the threads
+ * are told to take detours or the lock would make this one wait. Returns: 1 with the lock held (or
+ * needed by nobody: one thread); 0 for a call of the thread's detour, whose caller serves it from
+ * the cache or else takes the lock itself (ba_detail_lock). The try is a compare-exchange, not the
+ * exchange of ba_detail_try_lock: a failed try must leave the lock word as it was (a 2 says that a
+ * thread sleeps). A thread on a detour whose word another thread cleared comes back at once (its
+ * count, left as it was, shortens its next detour). Costs a process with one thread one
+ * comparison, as the lock does; one with threads, beside the lock, one load of a word written
+ * once a detour (measured: each load more here cost 2-4% of the aged vector row's time with an
+ * idle thread, whose calls all come here). */
 BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_lock_unless_busy(ba_heap *h)
 {
+   int expected = 0;
    if (BA_DETAIL_LIKELY(ba_detail_lock_mode(h) <= ba_detail_single_threaded())) return 1;
-   return ba_detail_lock_unless_busy_threaded(h);
+   if (BA_DETAIL_UNLIKELY(__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED)))
+      return ba_detail_lock_on_detour(h);
+   if (BA_DETAIL_LIKELY(__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                                    __ATOMIC_RELAXED)))
+      return 1;
+   return ba_detail_lock_or_detour(h);
 }
 
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
