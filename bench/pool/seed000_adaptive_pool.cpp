@@ -68,6 +68,7 @@
 #include <boost/container/list.hpp>
 #include <boost/container/node_allocator.hpp>
 
+#include "heap_reading.hpp"
 #include "list/seed000_list_test.hpp"
 
 #include <malloc.h>
@@ -128,42 +129,9 @@ using boost_node_allocator_v2 = bc::node_allocator<T, 256, 2>;
 constexpr std::size_t kNodes = 1000000;
 constexpr double kNodeBytes = 24; // a list<int> node: two links and the int, padded
 
-//! The heap under an allocator, whose statistics the memory tables read.
-enum class heap_kind { glibc, ba_core, boost_dlmalloc };
-
-struct heap_reading {
-   double in_use = 0;
-   double system = 0;
-};
-
-//! What the heap has handed out and what it has from the system. Ours: the threads' bins are
-//! flushed first, so that nodes waiting in them count as the pool's and blocks in the core's
-//! caches as free.
-heap_reading read_heap(heap_kind heap)
-{
-   heap_reading r;
-   switch (heap) {
-   case heap_kind::glibc: {
-      const struct mallinfo2 mi = mallinfo2();
-      r.in_use = static_cast<double>(mi.uordblks + mi.hblkhd);
-      r.system = static_cast<double>(mi.arena + mi.hblkhd);
-      break;
-   }
-   case heap_kind::ba_core: {
-      ba_thread_cache_flush();
-      ba_heap_stats s;
-      ba_stats(&s);
-      r.in_use = static_cast<double>(s.in_use_bytes + s.cached_bytes);
-      r.system = static_cast<double>(s.system_bytes);
-      break;
-   }
-   case heap_kind::boost_dlmalloc:
-      r.in_use = static_cast<double>(bc::dlmalloc_in_use_memory());
-      r.system = static_cast<double>(bc::dlmalloc_footprint());
-      break;
-   }
-   return r;
-}
+using ba_bench::heap_kind;
+using ba_bench::heap_reading;
+using ba_bench::read_heap;
 
 // A quiet spell longer than our core's decay delay; then the call a quiet program would make.
 void wait_out_the_decay_delay(heap_kind heap)

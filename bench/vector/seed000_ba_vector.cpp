@@ -33,6 +33,18 @@
 //      the aged push_back row of 20 elements with a second thread alive and idle (the core then
 //      takes its lock), and with a second thread building the same vectors at the same time (the
 //      time is the measuring thread's).
+//   seed000_ba_vector_small_vectors_memory/100k/<vector>, seed000_ba_vector_small_vectors_memory_aged
+//      the memory of many small vectors that stop growing: 100000 vectors of 1 to 32 MyInts
+//      (sizes from a fixed sequence) built by push_back and kept alive, then destroyed, on a fresh
+//      and on an aged heap. The core places a block that may grow where it can (the top, the
+//      start of a large free chunk), not in the best-fitting hole: this table shows what that
+//      costs a program whose vectors never grow again. Counters (the heap's figures:
+//      bench/heap_reading.hpp): `system_bytes_per_vector` (what the heap took from the system
+//      with the vectors alive, over what it had before the benchmark's first pass, per vector: the
+//      highest of its passes), `in_use_bytes_per_vector` (handed out, headers
+//      included), and `payload_bytes_per_vector` (the elements' bytes). Operation: one vector
+//      built. Under LD_PRELOAD of a peer malloc, glibc's figures describe nothing: those rows
+//      have their time only.
 //
 // Vectors: `std_vector` (std::vector + std::allocator), `boost_vector_v2`
 // (boost::container::vector + boost::container::allocator<T, 2>, `boost_vector_v2_bwd` with
@@ -56,6 +68,7 @@
 
 #include "aged_heap.hpp"
 #include "benchmark_kit.hpp"
+#include "heap_reading.hpp"
 #include "seed000_my_int.hpp"
 #include "support/counting_allocator.hpp"
 
@@ -336,6 +349,60 @@ void add_shrink(const row &r, const char *vector, heap_age age = heap_age::fresh
                                 [r, age](benchmark::State &s) { shrink_to_fit_benchmark<Config>(s, r, age); });
 }
 
+constexpr std::size_t kSmallVectors = 100000;
+
+//! The memory of kSmallVectors vectors of 1..32 elements built by push_back and kept alive.
+template <class Config>
+void small_vectors_memory_benchmark(benchmark::State &state, ba_bench::heap_kind heap, heap_age age)
+{
+   using Vector = typename Config::template vec<my_int>;
+   // Under LD_PRELOAD of a peer malloc glibc's figures describe nothing: the row has its time only.
+   const bool readable = heap != ba_bench::heap_kind::glibc || ba_bench::malloc_is_glibc();
+   const ba_bench::heap_of_age<Config::template alloc> aged(age);
+   double system = 0, in_use = 0, payload = 0;
+   // The system's figure against the heap before the first pass of the first call (Google
+   // Benchmark calls the function several times): a later pass reuses what the first one freed.
+   static double first_system[2] = {-1, -1};
+   double &first = first_system[age == heap_age::aged ? 1 : 0];
+   if (first < 0) first = ba_bench::read_heap(heap).system;
+   for (auto _ : state) {
+      const ba_bench::heap_reading before = ba_bench::read_heap(heap);
+      std::vector<Vector> vectors(kSmallVectors);
+      std::size_t elements = 0;
+      for (std::size_t i = 0; i != kSmallVectors; ++i) {
+         const std::size_t n = 1 + (i * 2654435761u >> 7) % 32;   // a fixed spread of sizes
+         for (std::size_t e = 0; e != n; ++e) vectors[i].push_back(element<my_int>(e));
+         elements += n;
+      }
+      const ba_bench::heap_reading alive = ba_bench::read_heap(heap);
+      benchmark::DoNotOptimize(vectors.data());
+      system = std::max(system, alive.system - first);
+      in_use = alive.in_use - before.in_use;
+      payload = static_cast<double>(elements * sizeof(my_int));
+   }
+   const double n = static_cast<double>(kSmallVectors);
+   // (The vector of vectors itself is in both figures, the same for every row.)
+   if (readable) {
+      state.counters["system_bytes_per_vector"] = system / n;
+      state.counters["in_use_bytes_per_vector"] = in_use / n;
+   }
+   state.counters["payload_bytes_per_vector"] = payload / n;
+   ba_bench::set_time_per_op(state, n);
+   state.SetLabel("time per vector built");
+}
+
+template <class Config>
+void add_small_vectors_memory(const char *vector, ba_bench::heap_kind heap)
+{
+   for (heap_age age : {heap_age::fresh, heap_age::aged}) {
+      const char *table = age == heap_age::aged ? "seed000_ba_vector_small_vectors_memory_aged/100k/"
+                                                : "seed000_ba_vector_small_vectors_memory/100k/";
+      ba_bench::register_benchmark(std::string(table) + vector, [heap, age](benchmark::State &s) {
+         small_vectors_memory_benchmark<Config>(s, heap, age);
+      });
+   }
+}
+
 template <class Config>
 void add_huge(const char *vector)
 {
@@ -393,6 +460,9 @@ int main(int argc, char **argv)
       add_shrink<boost_vector_v2>(r, "boost_vector_v2", heap_age::aged);
       add_shrink<ba_vector_v2>(r, "ba_vector_v2", heap_age::aged);
    }
+   add_small_vectors_memory<std_vector>("std_vector", ba_bench::heap_kind::glibc);
+   add_small_vectors_memory<boost_vector_v2>("boost_vector_v2", ba_bench::heap_kind::boost_dlmalloc);
+   add_small_vectors_memory<ba_vector_v2>("ba_vector_v2", ba_bench::heap_kind::ba_core);
    add_huge<std_vector>("std_vector");
    add_huge<boost_vector_v2>("boost_vector_v2");
    add_huge<ba_vector_v1>("ba_vector_v1");
