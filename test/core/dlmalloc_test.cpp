@@ -2098,6 +2098,36 @@ BOOST_AUTO_TEST_CASE(the_free_top_kept_for_the_delay_goes_back_before_memory_run
    ALLOCPLUS_CHECK_HEAP(h);
 }
 
+// The same for a huge block that grows in place: the free top goes back before the growth is
+// refused.
+BOOST_AUTO_TEST_CASE(the_free_top_kept_for_the_delay_goes_back_before_a_huge_block_cannot_grow)
+{
+   scoped_heap heap(64 * MiB, 1);
+   ba_heap *h = heap.get();
+   BOOST_REQUIRE(ba_heap_set_footprint_limit(h, 100 * MiB) == size_max);
+   constexpr std::size_t huge = 33 * MiB;   // past the 32 MiB of a directly mapped block
+   void *big = ba_heap_malloc(h, huge);
+   BOOST_REQUIRE(big);
+   std::vector<void *> v;
+   for (int i = 0; i < 60 * 16; ++i) {   // 60 MiB
+      v.push_back(ba_heap_malloc(h, 64 * KiB - 64));
+      BOOST_REQUIRE(v.back());
+   }
+   for (int i = 0; i < 50 * 16; ++i) { ba_heap_free(h, v.back()); v.pop_back(); }   // 50 MiB into the top
+   BOOST_REQUIRE(stats_of(h).system_bytes >= huge + 55 * MiB);   // kept: the delay has not passed
+   // 20 MiB more for the huge block: over the limit unless the kept top goes back first.
+   std::size_t received = 0;
+   const ba_command_ret r = ba_heap_allocation_command(h, BA_EXPAND_FWD, 1, 0, huge + 20 * MiB, huge + 20 * MiB,
+                                                       &received, big);
+   BOOST_TEST(r.first == big);
+   BOOST_TEST(r.second == 1);
+   BOOST_TEST(received >= huge + 20 * MiB);
+   BOOST_TEST(stats_of(h).system_bytes <= 100 * MiB);
+   ba_heap_free(h, big);
+   for (void *p : v) ba_heap_free(h, p);
+   ALLOCPLUS_CHECK_HEAP(h);
+}
+
 BOOST_AUTO_TEST_CASE(a_footprint_limit_below_the_kept_top_gives_the_top_back)
 {
    scoped_heap heap(64 * MiB, 1);

@@ -14,6 +14,7 @@
 #include <boost/allocplus/core/detail/address_space.h>
 #include <boost/allocplus/core/detail/chunk.h>
 #include <boost/allocplus/core/detail/registry.h>
+#include <boost/allocplus/core/detail/segments.h>
 
 BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 
@@ -111,7 +112,7 @@ BA_DETAIL_FN int ba_detail_huge_resize(ba_heap *h, ba_detail_ch *p, size_t nb)
    commit = ba_detail_round_up(off + nb + BA_DETAIL_WORD, page);
    if (commit > hh->committed) {
       size_t grow = commit - hh->committed;
-      if (!ba_detail_footprint_allows(h, grow)) return 0;
+      if (!ba_detail_footprint_allows_after_trim(h, grow)) return 0;
       if (commit > hh->reserved) {
 #if defined(MAP_FIXED_NOREPLACE)
          size_t more = commit - hh->reserved;

@@ -181,6 +181,17 @@ BA_DETAIL_FN size_t ba_detail_sys_trim(ba_heap *h, size_t pad)
    return released;
 }
 
+/* Returns: whether h's footprint limit allows `bytes` more, once the free top the decay still
+ * keeps has gone back if that is what stands in the way: the delay never makes a growth fail that
+ * an immediate trim would have let through (a huge block's growth in place; the rest of the heap's
+ * growth retries in ba_detail_sys_alloc_or_trim). */
+BA_DETAIL_FN int ba_detail_footprint_allows_after_trim(ba_heap *h, size_t bytes)
+{
+   if (ba_detail_footprint_allows(h, bytes)) return 1;
+   if (h->topsize > h->top_pad + BA_DETAIL_MIN_CHUNK) ba_detail_sys_trim(h, h->top_pad);
+   return ba_detail_footprint_allows(h, bytes);
+}
+
 /* Whether the top can give a chunk of nb bytes and still keep a minimum chunk (the top never
  * vanishes). */
 BA_DETAIL_FN int ba_detail_top_holds(const ba_heap *h, size_t nb) { return nb + BA_DETAIL_MIN_CHUNK <= h->topsize; }
