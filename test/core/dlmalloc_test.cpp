@@ -1936,6 +1936,20 @@ BOOST_FIXTURE_TEST_CASE(collect_gives_back_a_top_left_unused_for_the_delay, heap
    ba_heap_free(h, p);
 }
 
+BOOST_FIXTURE_TEST_CASE(a_clock_that_goes_back_makes_memory_wait_its_whole_delay_again, heap_on_a_test_clock)
+{
+   test_now_ms = 100000;
+   churn_and_free_all(h, 16 * MiB);
+   const std::size_t held = stats_of(h).system_bytes;
+   test_now_ms = 50000;   // back
+   BOOST_TEST(ba_heap_collect(h) == 0u, "a clock gone back ends no epoch");
+   test_now_ms += 999;
+   BOOST_TEST(ba_heap_collect(h) == 0u, "the delay counts from where the clock went back to");
+   BOOST_TEST(stats_of(h).system_bytes == held);
+   test_now_ms += 1;
+   BOOST_TEST(ba_heap_collect(h) >= 12 * MiB);
+}
+
 BOOST_FIXTURE_TEST_CASE(memory_rebuilt_within_the_delay_is_never_given_back, heap_on_a_test_clock)
 {
    // A large container destroyed and built again every 0.3 s, for 3 s: its pages stay.

@@ -70,6 +70,12 @@ BA_DETAIL_FN void ba_detail_decay_begin(ba_heap *h, uint64_t now)
 BA_DETAIL_FN size_t ba_detail_decay_step(ba_heap *h, uint64_t now)
 {
    size_t released = 0;
+   if (now < h->decay_epoch_start) {
+      /* A clock that went back (a user's: ba_heap_set_clock) begins the epoch again: memory waits
+       * longer, never less than its delay. */
+      h->decay_epoch_start = now;
+      return 0;
+   }
    if (now - h->decay_epoch_start < h->decay_ms) return 0;
    if (h->decay_lowest_top > h->trim_threshold) {
       /* Keep what the epoch used (topsize - lowest) and top_pad beyond it. */
