@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace allocplus_test;
@@ -37,25 +38,26 @@ struct block {
    std::uint32_t seed;
 };
 
-//! Blocks handed from one thread to another, which frees them.
+//! Items (blocks, vectors) handed from one thread to another, which checks and frees them.
+template <class Item>
 class mailbox {
 public:
-   void post(const block &b)
+   void post(Item item)
    {
       std::lock_guard<std::mutex> lock(m_);
-      blocks_.push_back(b);
+      items_.push_back(std::move(item));
    }
-   std::vector<block> take()
+   std::vector<Item> take()
    {
       std::lock_guard<std::mutex> lock(m_);
-      std::vector<block> r;
-      r.swap(blocks_);
+      std::vector<Item> r;
+      r.swap(items_);
       return r;
    }
 
 private:
    std::mutex m_;
-   std::vector<block> blocks_;
+   std::vector<Item> items_;
 };
 
 struct splitmix {
@@ -71,7 +73,7 @@ struct splitmix {
 };
 
 template <class A>
-void worker(A a, int id, std::size_t steps, mailbox *boxes, std::atomic<int> &errors)
+void worker(A a, int id, std::size_t steps, mailbox<block> *boxes, std::atomic<int> &errors)
 {
    splitmix rng{seed(0xA110C) + static_cast<std::uint64_t>(id) * 7919u};
    std::vector<block> mine;
@@ -180,7 +182,7 @@ void worker(A a, int id, std::size_t steps, mailbox *boxes, std::atomic<int> &er
 template <class A>
 int run(A a, std::size_t steps)
 {
-   mailbox boxes[threads];
+   mailbox<block> boxes[threads];
    std::atomic<int> errors{0};
    std::vector<std::thread> pool;
    for (int i = 0; i != threads; ++i) pool.emplace_back(worker<A>, a, i, steps, boxes, std::ref(errors));
@@ -216,26 +218,7 @@ namespace {
 
 using stress_vector = ba::vector<std::uint32_t>;
 
-//! Vectors handed from one thread to another, which checks and destroys them.
-class vector_mailbox {
-public:
-   void post(stress_vector v)
-   {
-      std::lock_guard<std::mutex> lock(m_);
-      vectors_.push_back(std::move(v));
-   }
-   std::vector<stress_vector> take()
-   {
-      std::lock_guard<std::mutex> lock(m_);
-      std::vector<stress_vector> r;
-      r.swap(vectors_);
-      return r;
-   }
-
-private:
-   std::mutex m_;
-   std::vector<stress_vector> vectors_;
-};
+using vector_mailbox = mailbox<stress_vector>;
 
 //! Whether v holds first, first + 1, ...
 bool counts_up(const stress_vector &v, std::uint32_t first)
