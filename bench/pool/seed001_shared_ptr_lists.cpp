@@ -7,11 +7,25 @@
 //   seed001_shared_ptr_lists/5_sizes/<method>
 //      five kinds of node (a shared_ptr to the next node and 0, 16, 32, 48 or 64 bytes of data:
 //      16..80 bytes), 1000 lists of each, 200 nodes a list on average (1M live nodes), built
-//      untimed, every node put in a list picked at random (precomputed). A round drops one list of
-//      each kind (its nodes freed one by one as the links cascade) and makes as many nodes of each
-//      kind as a list holds on average (200: the number of live nodes stays the same), interleaved
-//      (one of each kind, then the next), each pushed at the front of a random list. Operation:
-//      one node made (and, on average, one freed).
+//      untimed, every node put in a list picked at random for it (precomputed), as the seed's
+//      code does: the lists of one kind have nothing to do with those of another. A round drops
+//      one list of each kind (its nodes freed one by one as the links cascade) and makes as many
+//      nodes of each kind as a list holds on average (200: the number of live nodes stays the
+//      same), interleaved (one of each kind, then the next), each pushed at the front of its
+//      random list. Operation: one node made (and, on average, one freed).
+//   seed001_shared_ptr_lists_same_list/5_sizes/<method>
+//      the same, but the five nodes made together go to lists of the same number, and a round
+//      drops the five lists of one number: the nodes of different sizes that are made together
+//      also die together. A general heap lays those five nodes side by side, so a dropped list
+//      of one kind brings the next kind's nodes into the cache and the TLB; a pool keeps each
+//      size apart and cannot. It measures what that locality is worth (about 2x here): a
+//      program whose objects of different sizes live and die together is better served by a
+//      general heap than by pools.
+//   seed001_shared_ptr_lists_idle_thread/5_sizes/<method>
+//      the seed's row with one more thread alive, blocked for the whole run.
+//   seed001_shared_ptr_lists_two_threads/5_sizes/<method>
+//      the seed's row while a second thread runs the same rounds on lists of its own (made with
+//      an allocator of its own), in a loop: the time is the first thread's.
 //
 // Methods: `new_shared_ptr` (std::shared_ptr<T>(new T): two allocations a node), `std_allocator`
 // (std::allocate_shared with std::allocator<void>, which is std::make_shared: one allocation a
@@ -58,21 +72,32 @@ struct list_node<0> {
    std::shared_ptr<list_node> next;
 };
 
-// The random list of each node, the same for every method.
+constexpr std::size_t kKinds = 5;
+
+// The random list of each node, the same for every method: kKinds numbers a step (one for each
+// kind), drawn apart or, for the same-list rows, one number used for all kinds.
 struct plan {
    std::vector<std::uint16_t> ramp, rounds;
-   plan()
+   explicit plan(bool same_list)
    {
       std::mt19937 rng(2017);
-      for (std::size_t i = 0; i < kRampNodes; ++i) ramp.push_back(static_cast<std::uint16_t>(rng() % kLists));
-      for (std::size_t i = 0; i < kRounds * kNodesPerRound; ++i)
-         rounds.push_back(static_cast<std::uint16_t>(rng() % kLists));
+      auto draw = [&](std::vector<std::uint16_t> &steps, std::size_t count) {
+         for (std::size_t i = 0; i < count; ++i) {
+            auto list = static_cast<std::uint16_t>(rng() % kLists);
+            for (std::size_t kind = 0; kind < kKinds; ++kind) {
+               steps.push_back(list);
+               if (!same_list) list = static_cast<std::uint16_t>(rng() % kLists);
+            }
+         }
+      };
+      draw(ramp, kRampNodes);
+      draw(rounds, kRounds * kNodesPerRound);
    }
 };
-const plan &the_plan()
+const plan &the_plan(bool same_list)
 {
-   static const plan p;
-   return p;
+   static const plan apart(false), together(true);
+   return same_list ? together : apart;
 }
 
 // The lists of the five kinds.
@@ -83,14 +108,15 @@ struct forest {
    std::vector<std::shared_ptr<list_node<3>>> l3 = std::vector<std::shared_ptr<list_node<3>>>(kLists);
    std::vector<std::shared_ptr<list_node<4>>> l4 = std::vector<std::shared_ptr<list_node<4>>>(kLists);
 
+   //! One node of each kind, the node of kind k pushed to list `lists[k]`.
    template <class Make>
-   void push(Make &make, std::size_t list)
+   void push(Make &make, const std::uint16_t *lists)
    {
-      push_one(make, l0, list);
-      push_one(make, l1, list);
-      push_one(make, l2, list);
-      push_one(make, l3, list);
-      push_one(make, l4, list);
+      push_one(make, l0, lists[0]);
+      push_one(make, l1, lists[1]);
+      push_one(make, l2, lists[2]);
+      push_one(make, l3, lists[3]);
+      push_one(make, l4, lists[4]);
    }
    void drop(std::size_t list)
    {
@@ -144,44 +170,89 @@ struct with_pmr_pool {
    std::shared_ptr<Node> make() { return std::allocate_shared<Node>(std::pmr::polymorphic_allocator<Node>(alloc)); }
 };
 
+// The lists of one thread, built, then changed round by round.
 template <class Make>
-void bm_lists(benchmark::State &state)
-{
-   const plan &p = the_plan();
-   auto make = std::make_unique<Make>();
+class lists_at_work {
+public:
+   explicit lists_at_work(bool same_list) : plan_(the_plan(same_list)), make_(std::make_unique<Make>())
    {
-      forest f;
-      for (std::size_t list : p.ramp) f.push(*make, list);
-      std::size_t round = 0, next = 0;
-      for (auto _ : state) {
-         f.drop(round % kLists);
-         for (std::size_t i = 0; i < kNodesPerRound; ++i) f.push(*make, p.rounds[next++ % p.rounds.size()]);
-         ++round;
+      for (std::size_t i = 0; i < plan_.ramp.size(); i += kKinds) forest_.push(*make_, &plan_.ramp[i]);
+   }
+   lists_at_work(const lists_at_work &) = delete;
+   lists_at_work &operator=(const lists_at_work &) = delete;
+   ~lists_at_work() { forest_.clear(); }   // before make_, whose allocator the nodes came from
+
+   //! One round: a list of each kind dropped, kNodesPerRound nodes of each kind made.
+   void step()
+   {
+      forest_.drop(round_++ % kLists);
+      for (std::size_t i = 0; i < kNodesPerRound; ++i) {
+         forest_.push(*make_, &plan_.rounds[next_]);
+         next_ = (next_ + kKinds) % plan_.rounds.size();
       }
-      f.clear();
+   }
+
+private:
+   const plan &plan_;
+   std::unique_ptr<Make> make_;
+   forest forest_;   // after make_: destroyed before it
+   std::size_t round_ = 0, next_ = 0;
+};
+
+// What else the process does while the rounds are timed.
+enum class company { none, idle_thread, second_worker };
+
+template <class Make>
+struct second_lists : lists_at_work<Make> {
+   second_lists() : lists_at_work<Make>(false) {}
+};
+
+template <class Make>
+void bm_lists(benchmark::State &state, bool same_list, company others)
+{
+   std::unique_ptr<ba_bench::idle_thread> idle;
+   std::unique_ptr<ba_bench::busy_thread<second_lists<Make>>> second;
+   if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
+   if (others == company::second_worker) second = std::make_unique<ba_bench::busy_thread<second_lists<Make>>>();
+   {
+      lists_at_work<Make> lists(same_list);
+      for (auto _ : state) lists.step();
    }
    state.SetLabel("time per node made (one freed, on average)");
-   ba_bench::set_time_per_op(state, static_cast<double>(5 * kNodesPerRound));
+   ba_bench::set_time_per_op(state, static_cast<double>(kKinds * kNodesPerRound));
 }
 
-void register_method(const std::string &name, void (*fn)(benchmark::State &))
+struct variant {
+   const char *table;
+   bool same_list;
+   company others;
+};
+constexpr variant kVariants[] = {{"seed001_shared_ptr_lists", false, company::none},
+                                 {"seed001_shared_ptr_lists_same_list", true, company::none},
+                                 {"seed001_shared_ptr_lists_idle_thread", false, company::idle_thread},
+                                 {"seed001_shared_ptr_lists_two_threads", false, company::second_worker}};
+
+template <class Make>
+void register_method(const std::string &name)
 {
-   ba_bench::register_benchmark("seed001_shared_ptr_lists/5_sizes/" + name, fn);
+   for (const variant &v : kVariants)
+      ba_bench::register_benchmark(std::string(v.table) + "/5_sizes/" + name,
+                                   [v](benchmark::State &state) { bm_lists<Make>(state, v.same_list, v.others); });
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-   register_method("new_shared_ptr", bm_lists<with_new>);
-   register_method("std_allocator", bm_lists<with_allocator<std::allocator<void>>>);
-   register_method("ba_node_allocator", bm_lists<with_allocator<ba::node_allocator<void>>>);
-   register_method("ba_private_node", bm_lists<with_allocator<ba::private_node_allocator<void>>>);
-   register_method("boost_fast_pool", bm_lists<with_allocator<boost::fast_pool_allocator<void>>>);
-   register_method("boost_node_allocator_v1", bm_lists<with_allocator<bc::node_allocator<void, 256, 1>>>);
-   register_method("boost_node_allocator_v2", bm_lists<with_allocator<bc::node_allocator<void, 256, 2>>>);
-   register_method("boost_adaptive_pool_v1", bm_lists<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 1>>>);
-   register_method("boost_adaptive_pool_v2", bm_lists<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 2>>>);
-   register_method("pmr_unsync_pool", bm_lists<with_pmr_pool>);
+   register_method<with_new>("new_shared_ptr");
+   register_method<with_allocator<std::allocator<void>>>("std_allocator");
+   register_method<with_allocator<ba::node_allocator<void>>>("ba_node_allocator");
+   register_method<with_allocator<ba::private_node_allocator<void>>>("ba_private_node");
+   register_method<with_allocator<boost::fast_pool_allocator<void>>>("boost_fast_pool");
+   register_method<with_allocator<bc::node_allocator<void, 256, 1>>>("boost_node_allocator_v1");
+   register_method<with_allocator<bc::node_allocator<void, 256, 2>>>("boost_node_allocator_v2");
+   register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 1>>>("boost_adaptive_pool_v1");
+   register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 2>>>("boost_adaptive_pool_v2");
+   register_method<with_pmr_pool>("pmr_unsync_pool");
    return ba_bench::run_benchmarks(argc, argv);
 }
