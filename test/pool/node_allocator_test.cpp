@@ -213,6 +213,56 @@ BOOST_AUTO_TEST_CASE(a_node_freed_twice_in_a_row_is_reported)
    a.deallocate(p, 1);
 }
 
+BOOST_AUTO_TEST_CASE(a_node_freed_twice_while_it_waits_in_a_threads_bin_is_reported)
+{
+   // q is freed between the two frees of p: p is no longer the bin's first node, but it carries
+   // the pool's mark there (every build; under ASan, its poison).
+   na<payload> a;
+   payload *p = a.allocate(1), *q = a.allocate(1);
+   const child_outcome out = run_in_child([&] {
+      a.deallocate(p, 1);
+      a.deallocate(q, 1);
+      a.deallocate(p, 1);
+   });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("ba::node_allocator: double free of a node") != std::string::npos);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+}
+
+BOOST_AUTO_TEST_CASE(nodes_in_the_depot_count_as_free_and_go_back_with_their_blocks)
+{
+   // A thread frees many more nodes than its bin holds (two magazines): the older magazines go
+   // to the pool's depot whole. They count as free at once, and release_free_blocks() gives
+   // their blocks back.
+   struct big {
+      std::uint64_t w[7];   // 56 bytes: a pool no other test uses
+   };
+   using alloc = na<big>;
+   alloc a;
+   std::vector<big *> nodes;
+   for (int i = 0; i < 4096; ++i) nodes.push_back(a.allocate(1));
+   for (big *p : nodes) a.deallocate(p, 1);
+   // What the thread's bin holds (at most two magazines of 64 nodes) is all that counts as used.
+   BOOST_TEST(alloc::statistics().nodes_in_use <= 128u);
+   BOOST_TEST(alloc::statistics().free_nodes >= 4096u - 128u);
+   // Freed again and again, the same nodes come back (from the bin, the depot, the pool).
+   std::vector<big *> again;
+   for (int i = 0; i < 4096; ++i) again.push_back(a.allocate(1));
+   std::vector<big *> sorted_nodes = nodes, sorted_again = again;
+   std::sort(sorted_nodes.begin(), sorted_nodes.end());
+   std::sort(sorted_again.begin(), sorted_again.end());
+   BOOST_TEST((std::adjacent_find(sorted_again.begin(), sorted_again.end()) == sorted_again.end()));
+   BOOST_TEST((sorted_nodes == sorted_again));
+   for (big *p : again) a.deallocate(p, 1);
+   ba_thread_cache_flush();
+   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);
+   BOOST_TEST(alloc::statistics().blocks >= 4096u / 256u);
+   alloc::release_free_blocks();
+   BOOST_TEST(alloc::statistics().blocks == 0u);
+}
+
 // (Under ASan the test's own write after free is what is reported.)
 #if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
 BOOST_AUTO_TEST_CASE(a_link_overwritten_in_a_threads_bin_is_reported_when_the_bin_goes_back)

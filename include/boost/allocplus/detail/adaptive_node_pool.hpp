@@ -86,6 +86,7 @@ public:
       std::size_t overhead_percent;   //!< most of a block's bytes that hold no node (0: align only)
    };
    using statistics_type = adaptive_pool_statistics;
+   static constexpr bool keeps_depot = false;   // no depot: nodes held back from a block keep it from draining
 
    //! Returns: the bytes of a block header: the same in every build (the checked builds' bitmap
    //!   is allocated beside the block), so a type's blocks have one shape at every checking level.

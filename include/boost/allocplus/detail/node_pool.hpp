@@ -78,6 +78,7 @@ class BOOST_SYMBOL_VISIBLE node_pool : public pool_node_checks {
 public:
    using parameters = std::size_t;   // the nodes a block holds
    using statistics_type = node_pool_statistics;
+   static constexpr bool keeps_depot = true;   // whole magazines wait in the shared pool's depot (shared_node_pool.hpp)
 
    //! Requires: node_alignment is a power of two; nodes_per_block > 0; owner (the allocator's
    //!   name, for reports) outlives the pool.

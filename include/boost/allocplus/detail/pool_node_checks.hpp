@@ -77,6 +77,22 @@ public:
 #endif
    }
 
+   //! Effects: reports a double free when node, given back, is free already: it carries the
+   //!   pool's mark (every free node of two words or more does, in a thread's bin, the pool's
+   //!   depot or its list), or, under ASan, it is poisoned. Constant time, every build.
+   void check_not_free(const void *node) const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      // (A free node is poisoned: its mark is not read.)
+      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
+#endif
+      if (carries_marks() && BOOST_UNLIKELY(marked(node))) report_double_free(node);
+   }
+   //! A node that goes into a thread's bin or comes out of one: it carries the mark while it is
+   //! there, as in the pool's list.
+   void mark_free(void *node) const noexcept { set_mark(node); }
+   void unmark_free(void *node) const noexcept { clear_mark(node); }
+
    //! Effects: reports "<owner>: <what>" at node through the diagnostic handler (the pool's
    //!   owner, named once for every engine over the pool).
    [[noreturn]] BOOST_NOINLINE void report(const char *what, const void *node) const noexcept

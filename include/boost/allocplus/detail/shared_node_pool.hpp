@@ -11,6 +11,17 @@
 // full one gives one back, each under the lock once. A node freed by another thread than the one
 // that allocated it goes to the freeing thread's bin (nodes have no owner).
 //
+// Between the bins and the pool, a node pool keeps a depot of whole magazines (Bonwick's depot,
+// as the core's thread caches have): a full bin's older magazine goes there, and an empty bin
+// takes the magazine parked last, each a list moved whole under the lock, its nodes neither
+// walked nor put back one by one on the pool's list. The depot's nodes are free nodes like the
+// list's (it is an array of magazines from the core, grown as needed; without memory for it, a
+// magazine goes back node by node); release_free_blocks() puts them back on the list first. The
+// adaptive pools keep none: their blocks must drain for memory to go back.
+//
+// A free node carries the pool's mark wherever it waits (a thread's bin, the depot, the pool's
+// list), so a node freed twice is reported at constant cost in every build (glibc's tcache key).
+//
 // Immortal: made on first use in static storage and never destroyed, so that a static container
 // destroyed at exit still frees into a live pool. One per process across shared libraries (an
 // inline function's static object, with default visibility). Survives fork: the core's fork
@@ -24,7 +35,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
+#include <thread>
 #include <utility>
 
 namespace boost { namespace allocplus { namespace detail {
@@ -59,19 +72,25 @@ public:
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       if (void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1)) {
          pool_.unpoison(node);
+         pool_.unmark_free(node);
          return node;
       }
 #endif
       return allocate_slow();
    }
 
-   //! Requires: node came from this pool. Effects: gives it back (to the thread's bin).
+   //! Requires: node came from this pool. Effects: gives it back (to the thread's bin). A node
+   //!   freed twice is reported (a node of one word: when it is the last one the thread freed).
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (!BOOST_ALLOCPLUS_CHECKED && bins_usable() && ba_detail_pool_cache_push(cls_, node)) {
-         pool_.poison(node);
-         return;
+      if (!BOOST_ALLOCPLUS_CHECKED && bins_usable()) {
+         pool_.check_not_free(node);
+         if (ba_detail_pool_cache_push(cls_, node)) {
+            pool_.mark_free(node);
+            pool_.poison(node);
+            return;
+         }
       }
 #endif
       deallocate_slow(node);
@@ -118,10 +137,12 @@ public:
       unlock(locked);
    }
 
-   //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay).
+   //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay; the
+   //!   depot's go back to the pool first).
    std::size_t release_free_blocks() noexcept
    {
       const int taken = lock();
+      empty_depot_locked();
       std::size_t released = pool_.release_free_blocks();
       unlock(taken);
       return released;
@@ -136,11 +157,15 @@ public:
       return owned;
    }
 
-   //! Returns: what the pool holds (nodes in threads' bins count as in use).
+   //! Returns: what the pool holds (nodes in threads' bins count as in use, the depot's as free).
    statistics_type statistics() const noexcept
    {
       const int taken = lock();
       statistics_type s = pool_.statistics();
+      if constexpr (keeps_depot) {
+         s.nodes_in_use -= depot_nodes_;
+         s.free_nodes += depot_nodes_;
+      }
       unlock(taken);
       return s;
    }
@@ -151,12 +176,30 @@ public:
    auto check() const noexcept -> decltype(std::declval<const P &>().check())
    {
       const int taken = lock();
-      const char *broken = pool_.check();
+      const char *broken = pool_.check();   // (the adaptive pools: they keep no depot)
       unlock(taken);
       return broken;
    }
 
 private:
+   static constexpr bool keeps_depot = Pool::keeps_depot;
+
+   // Returns: whether the depot has room for one more magazine, its array grown if need be.
+   // Precondition: the lock is held.
+   bool depot_has_room_locked() noexcept
+   {
+      if (!keeps_depot) return false;
+      if (depot_count_ != depot_size_) return true;
+      const std::size_t size = depot_size_ ? 2 * depot_size_ : 64;
+      auto *grown = static_cast<magazine *>(ba_malloc(size * sizeof(magazine)));
+      if (!grown) return false;
+      if (depot_count_) std::memcpy(static_cast<void *>(grown), depot_, depot_count_ * sizeof(magazine));
+      ba_free(depot_);
+      depot_ = grown;
+      depot_size_ = size;
+      return true;
+   }
+
    // Under valgrind the threads' bins stay empty: every node goes to and from the pool, where
    // memcheck is told of it (node_pool.hpp). The core's quick lists do the same.
    static bool bins_usable() noexcept
@@ -202,14 +245,29 @@ private:
       void *bin = nullptr;
 #endif
       const int taken = lock();
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      // The thread's bin is empty (the pop failed): a magazine goes into it, whole from the depot
+      // when it has one, else node by node from the pool.
+      if (bin && bin->head == nullptr && depot_count_ != 0) {
+         const magazine m = depot_[--depot_count_];
+         depot_nodes_ -= m.length;
+         void *node = m.first;
+         bin->head = pool_.next_free(node);
+         bin->room = bin->limit - static_cast<unsigned>(m.length - 1);
+         unlock(taken);
+         pool_.unpoison(node);
+         pool_.unmark_free(node);
+         return node;
+      }
+#endif
       void *node = pool_.try_allocate();
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      // The thread's bin is empty (the pop failed): a magazine goes into it.
       if (node && bin) {
          for (unsigned i = bin->limit / 2; i > 1; --i) {
             void *extra = pool_.try_allocate();
             if (!extra) break;
             ba_detail_link_store(extra, bin->head);
+            pool_.mark_free(extra);
             bin->head = extra;
             --bin->room;
             pool_.poison(extra);
@@ -233,13 +291,16 @@ private:
          if (!owns(node)) pool_.report("a pointer that did not come from this pool is freed", node);
          if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) check_not_in_bin(bin, node);
       }
+      if (bin) pool_.check_not_free(node);
       if (bin && bin->room == 0) {
-         // Full: the older magazine (deeper in the list) goes back to the pool in one locked step.
+         // Full: the older magazine (deeper in the list) goes to the depot, or back to the pool,
+         // in one locked step.
          const int taken = lock();
          give_back_older_half(bin);
          unlock(taken);
       }
       if (bin && ba_detail_pool_cache_push(cls_, node)) {
+         pool_.mark_free(node);
          pool_.poison(node);
          return;
       }
@@ -258,7 +319,8 @@ private:
          if (n == node) pool_.report("double free of a node (held in a thread's bin)", node);
    }
 
-   // Moves the older half of the thread's full bin to the pool. Precondition: the lock is held.
+   // Moves the older half of the thread's full bin to the depot, or to the pool when the depot
+   // has no room (an adaptive pool's, or no memory for it). Precondition: the lock is held.
    void give_back_older_half(ba_detail_cache_bin *bin) noexcept
    {
       const unsigned keep = bin->limit - bin->limit / 2;
@@ -266,8 +328,18 @@ private:
       for (unsigned i = 1; i < keep; ++i) last_kept = pool_.next_free(last_kept);
       void *older = pool_.next_free(last_kept);
       ba_detail_link_store(last_kept, nullptr);
-      bin->room += static_cast<unsigned>(return_nodes_locked(older, bin->limit - keep));
+      const std::size_t count = bin->limit - keep;
+      if (older && depot_has_room_locked()) {
+         // (Its links are checked as its nodes come out of a bin again, one by one.)
+         depot_[depot_count_++] = magazine{older, count};
+         depot_nodes_ += count;
+         bin->room += static_cast<unsigned>(count);
+      } else {
+         bin->room += static_cast<unsigned>(return_nodes_locked(older, count));
+      }
    }
+
+#endif
 
    // Frees `count` nodes of a list from `first` into the pool, each link checked before it is
    // followed. Returns: the nodes freed. Precondition: the lock is held.
@@ -277,12 +349,24 @@ private:
       for (void *node = first; freed < count && node; ++freed) {
          void *next = freed + 1 < count ? pool_.next_free(node) : nullptr;
          pool_.unpoison(node);
+         pool_.unmark_free(node);   // (the pool marks it again, once it has checked it is not marked)
          pool_.deallocate(node);
          node = next;
       }
       return freed;
    }
 
+   // Gives the depot's magazines back to the pool. Precondition: the lock is held.
+   void empty_depot_locked() noexcept
+   {
+      while (depot_count_ != 0) {
+         const magazine m = depot_[--depot_count_];
+         depot_nodes_ -= m.length;
+         return_nodes_locked(m.first, m.length);
+      }
+   }
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
    // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
    // fork child).
    static void give_back(void *self, void *first, std::size_t count)
@@ -294,9 +378,19 @@ private:
    }
 #endif
 
+   // A list of nodes linked as in a bin, whole.
+   struct magazine {
+      void *first;
+      std::size_t length;
+   };
+
    mutable int lock_ = 0;
    unsigned cls_ = 0;   // the core's class: the threads' bins of this pool (0: none)
    Pool pool_;
+   magazine *depot_ = nullptr;    // the depot's array (from the core; immortal, as the pool), under lock_
+   std::size_t depot_size_ = 0;   // magazines it has room for
+   std::size_t depot_count_ = 0;  // magazines in it
+   std::size_t depot_nodes_ = 0;  // the nodes they hold
 };
 
 using shared_node_pool = shared_pool<node_pool>;
@@ -308,23 +402,50 @@ struct BOOST_SYMBOL_VISIBLE node_allocator_pools {
    static constexpr const char *name = "ba::node_allocator";
 };
 
+//! Where the shared pool of a family, node size, alignment and engine parameters lives: static
+//! data members of a visible class template, which every shared library that uses the pool binds
+//! to one object (unique global symbols), whatever visibility it is built with. (A function's
+//! static objects are not enough: -fvisibility-inlines-hidden makes those of an inline function
+//! local to each library, and each library had a pool of its own.) Constant-initialized, so that
+//! a pool is usable from any static initializer.
+template <class SharedPool, class Owner, std::size_t Size, std::size_t Align, std::size_t... Params>
+struct BOOST_SYMBOL_VISIBLE immortal_pool_storage {
+   alignas(SharedPool) static inline unsigned char bytes[sizeof(SharedPool)] = {};
+   static inline SharedPool *pool = nullptr;   // set, with release, once the pool is made
+   static inline int making = 0;               // 1 while a thread makes it
+
+   //! Makes the pool, once, whichever threads call it at once. Returns: the pool.
+   static BOOST_NOINLINE SharedPool &make() noexcept
+   {
+      // (A wait here is rare: a pool is made once.)
+      while (__atomic_exchange_n(&making, 1, __ATOMIC_ACQUIRE)) std::this_thread::yield();
+      SharedPool *p = __atomic_load_n(&pool, __ATOMIC_ACQUIRE);
+      if (!p) {
+         p = ::new (static_cast<void *>(bytes))
+            SharedPool(Owner::name, Size, Align, typename SharedPool::parameters{Params...});
+         __atomic_store_n(&pool, p, __ATOMIC_RELEASE);
+      }
+      __atomic_store_n(&making, 0, __ATOMIC_RELEASE);
+      return *p;
+   }
+};
+
 //! The shared pool (a SharedPool: a shared_pool<engine>) of nodes of Size bytes and Align
 //! alignment of Owner's family, its engine's parameters made of Params (each family has pools of
 //! its own, so that its statistics and reports are its own): made on first use (thread-safe),
-//! never destroyed.
+//! never destroyed, one in the process.
 template <class SharedPool, class Owner, std::size_t Size, std::size_t Align, std::size_t... Params>
-BOOST_SYMBOL_VISIBLE BOOST_FORCEINLINE SharedPool &immortal_shared_pool() noexcept
+BOOST_FORCEINLINE SharedPool &immortal_shared_pool() noexcept
 {
-   alignas(SharedPool) static unsigned char storage[sizeof(SharedPool)];
-   static SharedPool *const pool = ::new (static_cast<void *>(storage))
-      SharedPool(Owner::name, Size, Align, typename SharedPool::parameters{Params...});
-   return *pool;
+   using storage = immortal_pool_storage<SharedPool, Owner, Size, Align, Params...>;
+   if (SharedPool *p = __atomic_load_n(&storage::pool, __ATOMIC_ACQUIRE)) return *p;
+   return storage::make();
 }
 
 //! The node pool of nodes of Size bytes, Align alignment and NodesPerBlock nodes a block of
 //! Owner's family.
 template <std::size_t Size, std::size_t Align, std::size_t NodesPerBlock, class Owner = node_allocator_pools>
-BOOST_SYMBOL_VISIBLE shared_node_pool &shared_node_pool_for() noexcept
+BOOST_FORCEINLINE shared_node_pool &shared_node_pool_for() noexcept
 {
    return immortal_shared_pool<shared_node_pool, Owner, Size, Align, NodesPerBlock>();
 }
