@@ -10,6 +10,10 @@
 //                                   Operation: one node allocated or freed.
 //   pmr_map_churn/200k/<resource>   the same with std::pmr::map<int, int>, keys 1..200k then
 //                                   200k more distinct ones each push (no key repeats).
+//   pmr_*_churn_idle_thread/200k/<resource>  the same with one more thread alive, blocked.
+//   pmr_*_churn_two_threads/200k/<resource>  the thread-safe resources only: two threads churn
+//                                   at once, a container each, over the one resource (the time
+//                                   is per node of both).
 //
 // Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
 // `ba_sync_pool` (ba::synchronized_pool_resource), `ba_unsync_adaptive_pool` /
@@ -30,6 +34,8 @@
 #include <memory_resource>
 #include <list>
 #include <string>
+#include <thread>
+#include <utility>
 
 namespace {
 
@@ -43,15 +49,31 @@ std::size_t churn(Container &c, Add add)
    return ba_bench::node_churn(c, add, kCount, false);
 }
 
+// What else the process does while a churn is timed.
+enum class company { none, idle_thread, second_worker };
+
 template <class Container, class MakeResource, class Add>
-void bm_churn(benchmark::State &state, MakeResource make_resource, Add add)
+void bm_churn(benchmark::State &state, MakeResource make_resource, Add add, company others)
 {
+   std::unique_ptr<ba_bench::idle_thread> idle;
+   if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
    std::size_t operations = 0;
    for (auto _ : state) {
       auto resource = make_resource();
-      Container c(&resource->get());
-      operations = churn(c, add);
-      benchmark::DoNotOptimize(&c);
+      std::size_t second_operations = 0;
+      std::thread second;
+      if (others == company::second_worker)
+         second = std::thread([&] {
+            Container c(&resource->get());
+            second_operations = churn(c, add);
+         });
+      {
+         Container c(&resource->get());
+         operations = churn(c, add);
+         benchmark::DoNotOptimize(&c);
+      }
+      if (second.joinable()) second.join();
+      operations += second_operations;
    }
    state.SetLabel("time per node allocated or freed");
    ba_bench::set_time_per_op(state, static_cast<double>(operations));
@@ -84,32 +106,40 @@ struct monotonic_holder : big_buffer {
    std::pmr::memory_resource &get() { return resource; }
 };
 
+// Whether one resource may serve two threads at once.
+enum class threads { one, many };
+
 template <class Holder>
-void register_resource(const std::string &name)
+void register_resource(const std::string &name, threads safe)
 {
    const auto push = [](auto &c, int key) { c.push_back(key); };
    const auto insert = [](auto &c, int key) { c.emplace(key, key); };
-   ba_bench::register_benchmark("pmr_list_churn/200k/" + name, [push](benchmark::State &s) {
-      bm_churn<std::pmr::list<int>>(s, [] { return std::make_unique<Holder>(); }, push);
-   });
-   ba_bench::register_benchmark("pmr_map_churn/200k/" + name, [insert](benchmark::State &s) {
-      bm_churn<std::pmr::map<int, int>>(s, [] { return std::make_unique<Holder>(); }, insert);
-   });
+   const std::pair<company, const char *> settings[] = {
+      {company::none, ""}, {company::idle_thread, "_idle_thread"}, {company::second_worker, "_two_threads"}};
+   for (const auto &[others, suffix] : settings) {
+      if (others == company::second_worker && safe == threads::one) continue;
+      const company o = others;
+      const auto make = [] { return std::make_unique<Holder>(); };
+      ba_bench::register_benchmark(std::string("pmr_list_churn") + suffix + "/200k/" + name,
+                                   [=](benchmark::State &s) { bm_churn<std::pmr::list<int>>(s, make, push, o); });
+      ba_bench::register_benchmark(std::string("pmr_map_churn") + suffix + "/200k/" + name,
+                                   [=](benchmark::State &s) { bm_churn<std::pmr::map<int, int>>(s, make, insert, o); });
+   }
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-   register_resource<owned<ba::unsynchronized_pool_resource>>("ba_unsync_pool");
-   register_resource<owned<ba::synchronized_pool_resource>>("ba_sync_pool");
-   register_resource<owned<ba::unsynchronized_adaptive_pool_resource>>("ba_unsync_adaptive_pool");
-   register_resource<owned<ba::synchronized_adaptive_pool_resource>>("ba_sync_adaptive_pool");
-   register_resource<global<&ba_default_heap>>("ba_default_heap");
-   register_resource<arena_holder>("ba_arena");
-   register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool");
-   register_resource<owned<std::pmr::synchronized_pool_resource>>("std_sync_pool");
-   register_resource<global<&std::pmr::new_delete_resource>>("new_delete");
-   register_resource<monotonic_holder>("std_monotonic_buffer");
+   register_resource<owned<ba::unsynchronized_pool_resource>>("ba_unsync_pool", threads::one);
+   register_resource<owned<ba::synchronized_pool_resource>>("ba_sync_pool", threads::many);
+   register_resource<owned<ba::unsynchronized_adaptive_pool_resource>>("ba_unsync_adaptive_pool", threads::one);
+   register_resource<owned<ba::synchronized_adaptive_pool_resource>>("ba_sync_adaptive_pool", threads::many);
+   register_resource<global<&ba_default_heap>>("ba_default_heap", threads::many);
+   register_resource<arena_holder>("ba_arena", threads::one);
+   register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool", threads::one);
+   register_resource<owned<std::pmr::synchronized_pool_resource>>("std_sync_pool", threads::many);
+   register_resource<global<&std::pmr::new_delete_resource>>("new_delete", threads::many);
+   register_resource<monotonic_holder>("std_monotonic_buffer", threads::one);
    return ba_bench::run_benchmarks(argc, argv);
 }
