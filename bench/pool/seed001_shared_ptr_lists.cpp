@@ -203,17 +203,13 @@ private:
 enum class company { none, idle_thread, second_worker };
 
 template <class Make>
-struct second_lists : lists_at_work<Make> {
-   second_lists() : lists_at_work<Make>(false) {}
-};
-
-template <class Make>
 void bm_lists(benchmark::State &state, bool same_list, company others)
 {
    std::unique_ptr<ba_bench::idle_thread> idle;
-   std::unique_ptr<ba_bench::busy_thread<second_lists<Make>>> second;
+   std::unique_ptr<ba_bench::busy_thread<lists_at_work<Make>>> second;   // its lists drawn apart
    if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
-   if (others == company::second_worker) second = std::make_unique<ba_bench::busy_thread<second_lists<Make>>>();
+   if (others == company::second_worker)
+      second = std::make_unique<ba_bench::busy_thread<lists_at_work<Make>>>(false);
    {
       lists_at_work<Make> lists(same_list);
       for (auto _ : state) lists.step();
