@@ -129,6 +129,17 @@ BOOST_AUTO_TEST_CASE(random_run_against_a_model_with_the_walk_after_every_step)
                live.emplace_back(static_cast<unsigned char *>(node), fill);
             });
             BOOST_TEST_REQUIRE(got == n);
+         } else if (rng() % 10 == 0 && !live.empty()) {   // nodes given back in one call
+            // Some in address order (runs in one block, which may drain in the middle of one),
+            // some shuffled.
+            const std::size_t n = 1 + rng() % live.size();
+            std::shuffle(live.begin(), live.end(), rng);
+            if (rng() % 2) std::sort(live.end() - static_cast<std::ptrdiff_t>(n), live.end());
+            for (std::size_t i = live.size() - n; i < live.size(); ++i)
+               BOOST_TEST((std::count(live[i].first, live[i].first + 40, live[i].second) == 40));
+            std::size_t given = live.size() - n;
+            pool.deallocate_many([&]() -> void * { return given == live.size() ? nullptr : live[given++].first; });
+            live.resize(live.size() - n);
          } else if (live.empty() || (rng() % 100 < (grow ? 65u : 35u))) {
             auto *p = static_cast<unsigned char *>(pool.allocate());
             const auto fill = static_cast<unsigned char>(rng());
@@ -173,6 +184,40 @@ BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
    BOOST_TEST(pool.check() == nullptr);
    for (std::size_t i = per_block - 1; i < nodes.size(); ++i) pool.deallocate(nodes[i]);
    BOOST_TEST(pool.statistics().nodes_in_use == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_drained_block_hands_its_nodes_out_in_address_order_again)
+{
+   adaptive_node_pool pool("test pool", 24, 8, adaptive_node_pool::parameters{64, 4, 0});
+   const std::size_t per_block = pool.geometry().nodes_per_block;
+   std::vector<void *> nodes;
+   for (std::size_t i = 0; i < 2 * per_block; ++i) nodes.push_back(pool.allocate());
+   std::shuffle(nodes.begin(), nodes.end(), std::mt19937(7));
+   for (void *p : nodes) pool.deallocate(p);
+   BOOST_TEST(pool.statistics().free_blocks == 2u);
+   // A container built now gets its neighbours next to each other, not in the order of the frees.
+   std::vector<char *> again;
+   for (std::size_t i = 0; i < 2 * per_block; ++i) again.push_back(static_cast<char *>(pool.allocate()));
+   for (std::size_t b = 0; b < 2; ++b)
+      for (std::size_t i = b * per_block + 1; i < (b + 1) * per_block; ++i)
+         BOOST_TEST_REQUIRE(again[i] == again[i - 1] + pool.node_size());
+   BOOST_TEST(pool.check() == nullptr);
+   for (char *p : again) pool.deallocate(p);
+}
+
+BOOST_AUTO_TEST_CASE(a_node_given_back_twice_in_one_call_is_reported)
+{
+   for (std::size_t size : {std::size_t(8), std::size_t(24)}) {   // (one word: no mark; the head check)
+      adaptive_node_pool pool("test pool", size, 8, adaptive_node_pool::parameters{64, 2, 0});
+      void *a = pool.allocate(), *b = pool.allocate();
+      (void)pool.allocate();
+      std::vector<void *> given{a, b, b};
+      BOOST_TEST_INFO("node size " << size);
+      allocplus_test::expect_report([&] {
+         std::size_t i = 0;
+         pool.deallocate_many([&]() -> void * { return i == given.size() ? nullptr : given[i++]; });
+      }, "test pool: double free of a node", b);
+   }
 }
 
 BOOST_AUTO_TEST_CASE(a_dead_list_leaves_at_most_max_free_blocks_in_the_core)

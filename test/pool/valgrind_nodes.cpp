@@ -2,7 +2,8 @@
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
 // Run under valgrind, one mode per run; memcheck must see each node of the pools as a block:
-//   clean            both pools under std containers, bursts, release_free_blocks and a second
+//   clean            both pools under std containers, bursts, release_free_blocks, drained
+//                    blocks taken again, and a second
 //                    thread: memcheck must have nothing to say
 //   leak             one 40-byte node of ba::node_allocator is lost: memcheck reports it
 //   use_after_free   a write into a freed node: memcheck reports it
@@ -62,6 +63,11 @@ void clean()
    ba::multiallocation_chain<node40> chain;
    burst.allocate_individual(100, chain);
    burst.deallocate_individual(chain);
+   // Blocks drained and taken again (an adaptive pool's are relinked in address order).
+   for (int round = 0; round < 3; ++round) {
+      std::list<int, shared_pool<int>> again(2000, round);
+      std::list<int, private_pool<int>> own_again(2000, round);
+   }
 }
 
 void leak()

@@ -13,7 +13,11 @@
 //   fewest free nodes, so that the others drain. Allocating and freeing a node are constant time;
 //   a block made or given back also costs its place in the tree of blocks (logarithmic).
 // - Completely free blocks are kept, up to MaxFreeBlocks; a block freed beyond that goes back to
-//   the core at once (and to the system when the core trims).
+//   the core at once (and to the system when the core trims). A kept block taken again hands its
+//   nodes out in address order, as a new block does, whatever order they were freed in.
+// - Nodes given back together (a burst: a range erased, a thread's bin flushed) are taken in runs
+//   of one sub-block: the header is found and checked once a run, and the block moves between the
+//   lists once.
 // - A block's free list is the core's hardened list (core/detail/free_list.h): a link read is
 //   checked to be aligned as a node is and to stay inside the block, so a write after free is
 //   reported instead of becoming an allocation at the writer's address. Each header carries a check
@@ -221,24 +225,56 @@ public:
    //! Complexity: constant (logarithmic in the blocks in checked builds).
    void deallocate(void *node) noexcept
    {
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_FREELIKE_BLOCK(node, 0);
-      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
-#endif
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
-#endif
-      if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
+      prepare_free(node);
       block_header *b = block_of(node);
-      note_freed(b, node);
-      if (freed_twice(node, b->free_head)) report_double_free(node);
-      ba_detail_link_store(node, b->free_head);
-      set_mark(node);
-      b->free_head = node;
-      const std::size_t was = b->free_count++;
-      --in_use_;
-      poison(node);
+      const std::size_t was = b->free_count;
+      push_free(b, node);
       moved_up(b, was);
+   }
+
+   //! Effects: gives back every node pop() returns until it returns null, as deallocate does
+   //!   one by one; the nodes of a run that share a sub-block (a container's range, freed in
+   //!   order) find their header once and move their block between the lists once.
+   //! Complexity: linear in the nodes.
+   template <class Pop>
+   void deallocate_many(Pop pop) noexcept
+   {
+      const std::uintptr_t subblock_mask = ~(geometry_.alignment - 1);
+      const std::uintptr_t pool_mark = mark();   // (read once: the secret is an atomic's)
+      // The run of nodes being freed into one sub-block's block: its list and count are kept
+      // here and written back when the run ends.
+      block_header *run = nullptr;
+      std::uintptr_t run_subblock = 0;
+      void *head = nullptr;
+      std::size_t was = 0, count = 0;
+      auto end_run = [&] {
+         in_use_ -= count - was;
+         run->free_head = head;
+         run->free_count = static_cast<std::uint32_t>(count);
+         moved_up(run, was);
+         run = nullptr;
+      };
+      while (void *node = pop()) {
+         const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
+         prepare_free(node);
+         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED) {
+            if (run) end_run();
+            run = block_of(node);
+            run_subblock = subblock;
+            head = run->free_head;
+            was = count = run->free_count;
+         }
+         note_freed(run, node);
+         if (freed_twice(node, head, pool_mark)) report_double_free(node);
+         ba_detail_link_store(node, head);
+         set_mark(node, pool_mark);
+         head = node;
+         ++count;
+         poison(node);
+         // A block whose nodes are now all free may go back to the core: the run ends with it.
+         if (count == geometry_.nodes_per_block) end_run();
+      }
+      if (run) end_run();
    }
 
    //! Effects: gives back to the core every block whose nodes are all free.
@@ -329,6 +365,28 @@ private:
    }
    unsigned bucket_of(std::size_t free_count) const noexcept { return static_cast<unsigned>((free_count - 1) >> bucket_shift_); }
 
+   // What a node given back goes through before its block is read: the engines' first steps,
+   // and in checked builds, a pointer no block holds is reported.
+   void prepare_free(void *node) const noexcept
+   {
+      note_given_back(node);
+      if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
+   }
+
+   // node (of b, checked by prepare_free) goes on b's free list; a node freed twice is reported.
+   // b's place in the lists is left to moved_up.
+   void push_free(block_header *b, void *node) noexcept
+   {
+      note_freed(b, node);
+      if (freed_twice(node, b->free_head)) report_double_free(node);
+      ba_detail_link_store(node, b->free_head);
+      set_mark(node);
+      b->free_head = node;
+      ++b->free_count;
+      --in_use_;
+      poison(node);
+   }
+
    // The block to take a node from: the first of the lowest bucket not empty, else a completely
    // free block, else a new one (these two in no list), or null when the core has no memory.
    block_header *block_to_allocate_from() noexcept
@@ -337,9 +395,26 @@ private:
       if (!free_blocks_.empty()) {
          block_header &b = free_blocks_.front();
          free_blocks_.pop_front();
+         relink_in_address_order(&b);
          return &b;
       }
       return new_block();
+   }
+
+   // A completely free block taken again hands its nodes out in address order, as a new block
+   // does: its list ran in the order its nodes were freed, and a container built from it would
+   // have its neighbours scattered over the block (walks that miss the cache at every step).
+   // Linear in the block's nodes, once each time it drains.
+   void relink_in_address_order(block_header *b) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN) || defined(BA_DETAIL_VALGRIND)
+      // (Every node is written: the poisoned ones are opened first.)
+      for (void *n = b->free_head; n;) {
+         unpoison(n);
+         n = next_free_in(b, n);
+      }
+#endif
+      b->free_head = linked_nodes(block_start(b));
    }
 
    void insert_in_bucket(block_header *b, bool front = true) noexcept

@@ -165,15 +165,7 @@ public:
    //! Complexity: constant (logarithmic in the blocks, in checked builds).
    void deallocate(void *node) noexcept
    {
-#if defined(BA_DETAIL_VALGRIND)
-      // (Memcheck reports a node freed twice here; the pool's own checks follow.)
-      VALGRIND_FREELIKE_BLOCK(node, 0);
-      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
-#endif
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      // A free node is poisoned: freeing it again is a double free, whatever its size.
-      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
-#endif
+      note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
       note_freed(node);
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list.
@@ -184,6 +176,14 @@ public:
       ++free_count_;
       --in_use_;
       poison(node);
+   }
+
+   //! Effects: deallocate(node) for every node pop() returns until it returns null.
+   //! Complexity: linear in the nodes.
+   template <class Pop>
+   void deallocate_many(Pop pop) noexcept
+   {
+      while (void *node = pop()) deallocate(node);
    }
 
    //! Effects: gives back to the core every block none of whose nodes is in use.

@@ -77,6 +77,21 @@ public:
 #endif
    }
 
+   //! Effects: what every engine does first with a node given back: memcheck is told it is freed
+   //!   (and reports a node freed twice); under ASan a poisoned node, free already, is reported
+   //!   as a double free, whatever its size.
+   void note_given_back(void *node) const noexcept
+   {
+      (void)node;
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_FREELIKE_BLOCK(node, 0);
+      VALGRIND_MAKE_MEM_DEFINED(node, node_size_);
+#endif
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      if (BOOST_UNLIKELY(__asan_address_is_poisoned(node))) report_double_free(node);
+#endif
+   }
+
    //! Effects: reports a double free when node, given back, is free already: it carries the
    //!   pool's mark (every free node of two words or more does, in a thread's bin, the pool's
    //!   depot or its list), or, under ASan, it is poisoned. Constant time, every build.
@@ -118,9 +133,11 @@ protected:
    std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret(); }
    bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
    bool carries_marks() const noexcept { return node_size_ >= 2 * sizeof(void *); }
-   void set_mark(void *node) const noexcept
+   void set_mark(void *node) const noexcept { set_mark(node, mark()); }
+   //! (pool_mark: mark(), read once for many nodes.)
+   void set_mark(void *node, std::uintptr_t pool_mark) const noexcept
    {
-      if (carries_marks()) static_cast<std::uintptr_t *>(node)[1] = mark();
+      if (carries_marks()) static_cast<std::uintptr_t *>(node)[1] = pool_mark;
    }
    void clear_mark(void *node) const noexcept
    {
@@ -128,9 +145,11 @@ protected:
    }
    //! Returns: whether node, given back, is known to be free already: it is `head` (the node freed
    //!   last), or it carries the mark. Constant time, every build.
-   bool freed_twice(const void *node, const void *head) const noexcept
+   bool freed_twice(const void *node, const void *head) const noexcept { return freed_twice(node, head, mark()); }
+   bool freed_twice(const void *node, const void *head, std::uintptr_t pool_mark) const noexcept
    {
-      return BOOST_UNLIKELY(node == head) || (carries_marks() && BOOST_UNLIKELY(marked(node)));
+      return BOOST_UNLIKELY(node == head)
+          || (carries_marks() && BOOST_UNLIKELY(static_cast<const std::uintptr_t *>(node)[1] == pool_mark));
    }
 
    [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }

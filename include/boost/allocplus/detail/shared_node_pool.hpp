@@ -42,7 +42,7 @@
 
 namespace boost { namespace allocplus { namespace detail {
 
-//! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, deallocate, next_free,
+//! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, deallocate, deallocate_many, next_free,
 //! poison, unpoison, owns, statistics, release_free_blocks, report, node_size, node_alignment, and
 //! the types parameters and statistics_type.
 template <class Pool>
@@ -133,7 +133,7 @@ public:
    void deallocate_burst(Pop pop) noexcept
    {
       const int locked = lock();
-      while (void *node = pop()) pool_.deallocate(node);
+      pool_.deallocate_many(pop);
       unlock(locked);
    }
 
@@ -346,13 +346,15 @@ private:
    std::size_t return_nodes_locked(void *first, std::size_t count) noexcept
    {
       std::size_t freed = 0;
-      for (void *node = first; freed < count && node; ++freed) {
-         void *next = freed + 1 < count ? pool_.next_free(node) : nullptr;
-         pool_.unpoison(node);
-         pool_.unmark_free(node);   // (the pool marks it again, once it has checked it is not marked)
-         pool_.deallocate(node);
-         node = next;
-      }
+      void *node = first;
+      pool_.deallocate_many([&]() -> void * {
+         if (freed == count || !node) return nullptr;
+         void *given = node;
+         node = ++freed < count ? pool_.next_free(given) : nullptr;
+         pool_.unpoison(given);
+         pool_.unmark_free(given);   // (the pool marks it again, once it has checked it is not marked)
+         return given;
+      });
       return freed;
    }
 

@@ -89,6 +89,15 @@ BA_DETAIL_FN void ba_detail_spin_release(int *word) { __atomic_store_n(word, 0, 
 /* An identifier of the calling thread, the same in the child of a fork as in the parent. */
 BA_DETAIL_FN uintptr_t ba_detail_thread_id(void) { return (uintptr_t)pthread_self(); }
 
+/* Returns: whether the calling thread is the one forking now (it holds the locks from the fork's
+ * prepare handler on, registry.h, and is let through them). No call to pthread_self while nobody
+ * forks: the pools take their locks on every burst. */
+BA_DETAIL_FN int ba_detail_is_fork_owner(void)
+{
+   uintptr_t owner = __atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED);
+   return BA_DETAIL_UNLIKELY(owner != 0) && owner == ba_detail_thread_id();
+}
+
 /* Returns: whether process pid has ended (gone, or a zombie not yet reaped), as /proc tells; 0
  * when it cannot tell. */
 BA_DETAIL_FN int ba_detail_process_ended(int pid)
@@ -206,8 +215,7 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_spin_lock_slow(int *word)
       ba_detail_shared_lock(h);
       return;
    }
-   if (mode == BA_DETAIL_LOCK_FORK
-       && __atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) {
+   if (mode == BA_DETAIL_LOCK_FORK && ba_detail_is_fork_owner()) {
       /* This thread holds the lock for the fork: its exchange may have replaced a 2, which the
        * fork's release must see to wake the sleepers. */
       __atomic_store_n(word, 2, __ATOMIC_RELAXED);

@@ -52,7 +52,7 @@ BA_DETAIL_FN unsigned ba_detail_pool_class_register(void (*give_back)(void *, vo
  * (another library's fork handler may allocate). Returns: whether it was taken here. */
 BA_DETAIL_FN int ba_detail_pool_lock(int *lock)
 {
-   if (__atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) return 0;
+   if (ba_detail_is_fork_owner()) return 0;
    ba_detail_spin_acquire(lock);
    return 1;
 }

@@ -28,7 +28,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
  * the lock was taken here (to pass to ba_detail_registry_leave). */
 BA_DETAIL_FN int ba_detail_registry_enter(void)
 {
-   if (__atomic_load_n(&ba_detail_fork_owner, __ATOMIC_RELAXED) == ba_detail_thread_id()) return 0;
+   if (ba_detail_is_fork_owner()) return 0;
    ba_detail_spin_acquire(&ba_detail_registry_lock);
    return 1;
 }
