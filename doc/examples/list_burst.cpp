@@ -1,9 +1,9 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
-// Burst allocation (seed 000, chapter 2): a range insertion gets all its nodes in one
-// allocate_individual call and a range erasure gives them back in one deallocate_individual
-// call. The allocator below is ba::allocator with those two calls counted.
+// Burst allocation: a range insertion gets all its nodes in one allocate_individual call and a
+// range erasure gives them back in one deallocate_individual call. The allocator below is
+// ba::allocator with those two calls counted.
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/list.hpp>

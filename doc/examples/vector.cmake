@@ -1,7 +1,7 @@
 # Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 #
-# The examples quoted by doc/vector.md (issue 5), included from doc/examples/CMakeLists.txt.
+# The examples quoted by doc/vector.md, included from doc/examples/CMakeLists.txt.
 allocplus_doc_examples(PAGE vector FILES
   vector_growth.cpp
   vector_relocatable.cpp

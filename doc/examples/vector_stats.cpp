@@ -1,7 +1,7 @@
 // Copyright allocplus contributors. Distributed under the Boost Software License, Version 1.0.
 // (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 //
-// The allocation statistics of seed 000: new buffers, forward and backward expansions and
+// The allocation statistics of ba::vector: new buffers, forward and backward expansions and
 // shrinks, counted per thread (for every ba::vector of the thread, since the last reset) when
 // the program is built with BOOST_ALLOCPLUS_VECTOR_ALLOC_STATS.
 
