@@ -979,6 +979,29 @@ BOOST_AUTO_TEST_CASE(defragment_reports_a_free_block_overwritten)
 
 #if BOOST_ALLOCPLUS_CHECKED
 
+BOOST_AUTO_TEST_CASE(an_arena_used_from_two_threads_at_once_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 16];
+   ba::arena a(buffer, sizeof buffer);
+   allocplus_test::expect_two_threads_reported([&] {
+      void *p = a.allocate(48);
+      a.deallocate(p);
+   }, "ba::arena", &a);
+}
+
+BOOST_AUTO_TEST_CASE(a_reallocation_that_allocates_and_frees_is_one_use)
+{
+   // (A thread inside the arena may call it again: no report.)
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   void *p = a.allocate(32), *q = a.allocate(32);
+   (void)q;
+   void *r = a.reallocate(p, 200);   // moves: allocates, copies, frees
+   BOOST_TEST(r != p);
+   a.deallocate(r);
+   a.deallocate(q);
+}
+
 BOOST_AUTO_TEST_CASE(an_arena_destroyed_with_live_blocks_reports_them)
 {
    alignas(16) static unsigned char buffer[8192];

@@ -458,6 +458,15 @@ BOOST_AUTO_TEST_CASE(release_free_blocks_with_a_block_still_being_carved)
 
 #if BOOST_ALLOCPLUS_CHECKED
 
+BOOST_AUTO_TEST_CASE(checked_builds_report_one_pool_used_from_two_threads)
+{
+   ba::private_node_allocator<std::uint64_t> shared_by_mistake;
+   allocplus_test::expect_two_threads_reported([&] {
+      std::uint64_t *p = shared_by_mistake.allocate(1);
+      shared_by_mistake.deallocate(p, 1);
+   }, "ba::private_node_allocator", nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
 {
    using allocplus_test::expect_report;

@@ -11,9 +11,12 @@
 
 #include <boost/allocplus/core/dlmalloc.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace allocplus_test {
 
@@ -38,6 +41,38 @@ void expect_report(Body body, const std::string &message, const void *object)
    char address[32];
    std::snprintf(address, sizeof address, " at %p", object);
    BOOST_TEST(out.err.find(address) != std::string::npos);
+}
+
+//! Runs `work` (a call into an object that is not for two threads at once) over and over from
+//! two threads at once, in a child: a checked build must report "<owner>: used from two threads at
+//! once" (about `object`, unless it is null). Two threads on two cores meet inside the object
+//! within milliseconds; the child gives up after 20 s, which fails the test.
+template <class Work>
+void expect_two_threads_reported(Work work, const std::string &owner, const void *object)
+{
+   const child_outcome out = run_in_child([&] {
+      std::atomic<bool> go{false};
+      auto hammer = [&] {
+         while (!go.load()) {
+         }
+         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+         while (std::chrono::steady_clock::now() < until)
+            for (int i = 0; i < 1000; ++i) work();
+      };
+      std::thread first(hammer), second(hammer);
+      go = true;
+      first.join();
+      second.join();
+   });
+   const std::string message = owner + ": used from two threads at once";
+   BOOST_TEST_INFO("expected \"" << message << "\"; child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("allocplus: " + message + " at ") != std::string::npos);
+   if (object) {
+      char address[32];
+      std::snprintf(address, sizeof address, " at %p", object);
+      BOOST_TEST(out.err.find(address) != std::string::npos);
+   }
 }
 
 //! Runs body, a misuse that does no harm unchecked (an address computed and never read, an empty

@@ -10,12 +10,13 @@
 // Given an upstream heap, a full arena chains a new region from it (each twice the last) and bumps
 // from there; the free stores span every region, blocks never do.
 //
-// One arena is not for use from two threads at once.
+// One arena is not for use from two threads at once (checked builds report two threads inside it).
 
 #include <boost/allocplus/detail/config.hpp>   // first: its C++17 check
 #include <boost/allocplus/heap.hpp>             // ba::heap, an upstream
 #include <boost/allocplus/detail/arena_block.hpp>
 #include <boost/allocplus/detail/heap_source.hpp>   // how the arena reaches its upstream
+#include <boost/allocplus/detail/single_thread_guard.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
@@ -58,7 +59,8 @@ struct arena_defragment_result {
 //! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
 //! large free blocks, in-place reallocation at the bump end. With an upstream heap it grows: a
 //! request nothing in the arena can serve chains a new region from the upstream. Neither copyable
-//! nor movable (the allocators over it hold its address). Not for use from two threads at once.
+//! nor movable (the allocators over it hold its address). Not for use from two threads at once:
+//! checked builds report a call from one thread while another is inside the arena.
 class arena {
 public:
    //! The alignment of every block unless more is asked for.
@@ -153,6 +155,7 @@ public:
    [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate(std::size_t size,
                                                                  std::size_t alignment = default_alignment) noexcept
    {
+      detail::single_thread_guard guard(user_, "ba::arena", this);
       std::size_t need;
       if (!block_bytes_for(size, alignment, need)) return nullptr;
       unsigned char *start = take_block(need);
@@ -170,6 +173,7 @@ public:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
    {
       if (p == nullptr) return;
+      detail::single_thread_guard guard(user_, "ba::arena", this);
       detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       const std::size_t size = h->size;
@@ -198,6 +202,7 @@ public:
    //! Returns: as reallocate, or null where reallocate throws (p is then still valid).
    [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_reallocate(void *p, std::size_t size) noexcept
    {
+      detail::single_thread_guard guard(user_, "ba::arena", this);
       if (p == nullptr) return try_allocate(size);
       detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
       const std::size_t alignment = std::size_t(1) << h->align_log2;
@@ -220,6 +225,7 @@ public:
    //!   a block outside the current region (a lookup of its region: logarithmic in the regions).
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
+      detail::single_thread_guard guard(user_, "ba::arena", this);
       detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
       std::size_t need;
       return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
@@ -248,6 +254,7 @@ public:
    //! Complexity: linear in the regions (in the blocks under valgrind).
    void release() noexcept
    {
+      detail::single_thread_guard guard(user_, "ba::arena", this);
 #if defined(BA_DETAIL_VALGRIND)
       if (initial_.begin != nullptr) {
          vg_take_back_live_blocks(initial_);
@@ -269,6 +276,7 @@ public:
    //!   each).
    arena_defragment_result defragment() noexcept
    {
+      detail::single_thread_guard guard(user_, "ba::arena", this);
       arena_defragment_result r;
       const arena_statistics before = statistics();
       r.free_blocks_before = before.free_blocks_in_slots + before.free_blocks_in_tree;
@@ -958,6 +966,7 @@ private:
    }
 
    unsigned char *buffer_;        // the caller's, as given
+   detail::single_thread_user user_;   // (checked builds: the thread inside the arena)
    std::size_t buffer_bytes_;
    detail::heap_reference_source upstream_;   // of the regions; its heap null: the arena never grows
    detail::arena_region initial_;             // the caller's buffer (empty without one)

@@ -11,12 +11,11 @@
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
+#include <boost/allocplus/detail/single_thread_guard.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
-#include <atomic>
 #include <cstddef>
-#include <cstdio>
 #include <new>
 #include <utility>
 
@@ -123,30 +122,14 @@ public:
       return nullptr;
    }
 
-   //! Checked builds: marks the set busy for the lifetime of a guard; a second thread that enters
-   //! while it is busy is reported (the set is not for two threads at once).
+   //! Checked builds: marks the set with the calling thread for the lifetime of a guard; another
+   //! thread that enters meanwhile is reported (the set is not for two threads at once).
    class usage_guard {
    public:
-      explicit usage_guard(private_pool_set &set) noexcept
-#if BOOST_ALLOCPLUS_CHECKED
-         : set_(set)
-      {
-         if (set_.busy_.exchange(true, std::memory_order_acquire)) set_.report_two_threads();
-      }
-      ~usage_guard() { set_.busy_.store(false, std::memory_order_release); }
-#else
-      {
-         (void)set;
-      }
-      ~usage_guard() {}   // (user-provided: a guard is never an unused variable)
-#endif
-      usage_guard(const usage_guard &) = delete;
-      usage_guard &operator=(const usage_guard &) = delete;
+      explicit usage_guard(private_pool_set &set) noexcept : guard_(set.user_, set.owner_, &set) {}
 
    private:
-#if BOOST_ALLOCPLUS_CHECKED
-      private_pool_set &set_;
-#endif
+      single_thread_guard guard_;
    };
 
 private:
@@ -165,12 +148,6 @@ private:
 
    private_pool_set(const char *owner, const parameters &params) noexcept : owner_(owner), params_(params) {}
 
-   [[noreturn]] BOOST_NOINLINE void report_two_threads() const noexcept
-   {
-      char message[128];
-      std::snprintf(message, sizeof message, "%s: one pool used from two threads at once", owner_);
-      report_usage_error(message, this);
-   }
    ~private_pool_set()
    {
       while (first_) delete std::exchange(first_, first_->next);
@@ -180,9 +157,7 @@ private:
    const parameters params_;
    std::size_t references_ = 1;
    entry *first_ = nullptr;
-#if BOOST_ALLOCPLUS_CHECKED
-   std::atomic<bool> busy_{false};
-#endif
+   single_thread_user user_;   // (checked builds: the thread inside the set)
 };
 
 }}} // namespace boost::allocplus::detail
