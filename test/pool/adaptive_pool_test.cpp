@@ -115,8 +115,10 @@ BOOST_AUTO_TEST_CASE(masking_finds_the_header_of_every_node)
 
 BOOST_AUTO_TEST_CASE(random_run_against_a_model_with_the_walk_after_every_step)
 {
-   for (std::size_t percent : {std::size_t(0), std::size_t(2)}) {
-      adaptive_node_pool pool("test pool", 40, 8, adaptive_node_pool::parameters{64, 2, percent});
+   // (One sub-block a block; several: 256 nodes of 40 bytes at 5% are 3 sub-blocks of 4 KiB.)
+   for (auto [nodes, percent] : {std::pair<std::size_t, std::size_t>{64, 0}, {64, 2}, {256, 5}}) {
+      adaptive_node_pool pool("test pool", 40, 8, adaptive_node_pool::parameters{nodes, 2, percent});
+      BOOST_TEST_INFO("nodes " << nodes << " overhead " << percent << ": " << pool.geometry().subblocks << " sub-blocks");
       std::vector<std::pair<unsigned char *, unsigned char>> live;   // node, its fill
       std::mt19937 rng(42);
       for (int step = 0; step < 6000; ++step) {
@@ -202,6 +204,16 @@ BOOST_AUTO_TEST_CASE(a_drained_block_hands_its_nodes_out_in_address_order_again)
       for (std::size_t i = b * per_block + 1; i < (b + 1) * per_block; ++i)
          BOOST_TEST_REQUIRE(again[i] == again[i - 1] + pool.node_size());
    BOOST_TEST(pool.check() == nullptr);
+   // The same when the nodes come back together, shuffled (a bin flushed).
+   std::shuffle(again.begin(), again.end(), std::mt19937(8));
+   std::size_t given = 0;
+   pool.deallocate_many([&]() -> void * { return given == again.size() ? nullptr : again[given++]; });
+   BOOST_TEST(pool.statistics().free_blocks == 2u);
+   again.clear();
+   for (std::size_t i = 0; i < 2 * per_block; ++i) again.push_back(static_cast<char *>(pool.allocate()));
+   for (std::size_t b = 0; b < 2; ++b)
+      for (std::size_t i = b * per_block + 1; i < (b + 1) * per_block; ++i)
+         BOOST_TEST_REQUIRE(again[i] == again[i - 1] + pool.node_size());
    for (char *p : again) pool.deallocate(p);
 }
 

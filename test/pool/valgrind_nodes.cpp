@@ -64,9 +64,10 @@ void clean()
    burst.allocate_individual(100, chain);
    burst.deallocate_individual(chain);
    // Blocks drained and taken again (an adaptive pool's are relinked in address order).
+   private_pool<int> kept;   // (one pool set for every round: copies share it)
    for (int round = 0; round < 3; ++round) {
       std::list<int, shared_pool<int>> again(2000, round);
-      std::list<int, private_pool<int>> own_again(2000, round);
+      std::list<int, private_pool<int>> own_again(2000, round, kept);
    }
 }
 

@@ -152,15 +152,10 @@ public:
    }
 
    //! Returns: as allocate, or null where allocate throws.
-   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate(std::size_t size,
-                                                                 std::size_t alignment = default_alignment) noexcept
+   [[nodiscard]] void *try_allocate(std::size_t size, std::size_t alignment = default_alignment) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      std::size_t need;
-      if (!block_bytes_for(size, alignment, need)) return nullptr;
-      unsigned char *start = take_block(need);
-      if (start == nullptr && (start = take_from_new_region(need)) == nullptr) return nullptr;
-      return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
+      return allocate_unguarded(size, alignment);
    }
 
    //! Effects: frees block p of this arena (null: nothing): back to the bump pointer if it ends
@@ -170,19 +165,11 @@ public:
    //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above; for a
    //!   block outside the current region, plus a lookup of its region (logarithmic in the number
    //!   of regions).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate(void *p) noexcept
+   void deallocate(void *p) noexcept
    {
       if (p == nullptr) return;
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
-      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
-      const std::size_t size = h->size;
-      detail::arena_vg_take_back(p);
-      h->state = detail::arena_free;
-      --live_blocks_;
-      bytes_allocated_ -= size;
-      bytes_overhead_ -= detail::arena_header_size + h->lead;
-      give_back(start, size);
+      deallocate_unguarded(p);
    }
 
    //! Effects: resizes block p (null: allocate(size)) to at least `size` bytes, keeping its
@@ -200,21 +187,10 @@ public:
    }
 
    //! Returns: as reallocate, or null where reallocate throws (p is then still valid).
-   [[nodiscard]] BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_reallocate(void *p, std::size_t size) noexcept
+   [[nodiscard]] void *try_reallocate(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      if (p == nullptr) return try_allocate(size);
-      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
-      const std::size_t alignment = std::size_t(1) << h->align_log2;
-      std::size_t need;
-      if (!block_bytes_for(size, alignment, need)) return nullptr;
-      if (resize_in_place(h, size)) return p;
-      void *q = try_allocate(size, alignment);
-      if (q == nullptr) return nullptr;
-      const std::size_t old_bytes = capacity(p);
-      std::memcpy(q, p, old_bytes < size ? old_bytes : size);
-      deallocate(p);
-      return q;
+      return reallocate_unguarded(p, size);
    }
 
    //! Effects: resizes block p to hold at least `size` bytes without moving it, if it can: at the
@@ -223,12 +199,10 @@ public:
    //! Returns: whether p was resized (capacity(p) then says to how much).
    //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic) and
    //!   a block outside the current region (a lookup of its region: logarithmic in the regions).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_resize_in_place(void *p, std::size_t size) noexcept
+   bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
-      std::size_t need;
-      return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
+      return resize_unguarded(p, size);
    }
 
    //! Returns: the bytes block p can hold (at least what was asked for it).
@@ -923,6 +897,53 @@ private:
          x = size < tree_value_traits::to_value_ptr(x)->header.size ? tree_node_traits::get_left(x)
                                                                     : tree_node_traits::get_right(x);
       }
+   }
+
+   // The bodies of the public calls, which take the guard first: the guard's frame must not be
+   // an uninstrumented function's (see the note on BOOST_ALLOCPLUS_CORE_NO_ASAN above).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void *allocate_unguarded(std::size_t size, std::size_t alignment) noexcept
+   {
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      unsigned char *start = take_block(need);
+      if (start == nullptr && (start = take_from_new_region(need)) == nullptr) return nullptr;
+      return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
+   {
+      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      const std::size_t size = h->size;
+      detail::arena_vg_take_back(p);
+      h->state = detail::arena_free;
+      --live_blocks_;
+      bytes_allocated_ -= size;
+      bytes_overhead_ -= detail::arena_header_size + h->lead;
+      give_back(start, size);
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void *reallocate_unguarded(void *p, std::size_t size) noexcept
+   {
+      if (p == nullptr) return allocate_unguarded(size, default_alignment);
+      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
+      const std::size_t alignment = std::size_t(1) << h->align_log2;
+      std::size_t need;
+      if (!block_bytes_for(size, alignment, need)) return nullptr;
+      if (resize_in_place(h, size)) return p;
+      void *q = allocate_unguarded(size, alignment);
+      if (q == nullptr) return nullptr;
+      const std::size_t old_bytes = capacity(p);
+      std::memcpy(q, p, old_bytes < size ? old_bytes : size);
+      deallocate_unguarded(p);
+      return q;
+   }
+
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_unguarded(void *p, std::size_t size) noexcept
+   {
+      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
+      std::size_t need;
+      return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
    }
 
    [[noreturn]] static void report_corrupted(const void *block) noexcept

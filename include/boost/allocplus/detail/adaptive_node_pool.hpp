@@ -11,7 +11,9 @@
 // - Blocks with free nodes sit in lists bucketed by their free-node count (32 buckets, a bit of a
 //   word each telling which are not empty): a node is taken from a block among those with the
 //   fewest free nodes, so that the others drain. Allocating and freeing a node are constant time;
-//   a block made or given back also costs its place in the tree of blocks (logarithmic).
+//   a block made or given back also costs its place in the tree of blocks (logarithmic), and a
+//   kept block taken again whose free list is out of address order is relinked (linear in its
+//   nodes, once for the nodes it then hands out).
 // - Completely free blocks are kept, up to MaxFreeBlocks; a block freed beyond that goes back to
 //   the core at once (and to the system when the core trims). A kept block taken again hands its
 //   nodes out in address order, as a new block does, whatever order they were freed in.
@@ -147,7 +149,8 @@ public:
    const adaptive_pool_geometry &geometry() const noexcept { return geometry_; }
 
    //! Returns: a node from the block with the fewest free nodes, or null when the core has no
-   //!   memory for a new block. Complexity: constant.
+   //!   memory for a new block. Complexity: constant (a kept free block relinked: linear in its
+   //!   nodes, once for the nodes it then hands out).
    void *try_allocate() noexcept
    {
       block_header *b = block_to_allocate_from();
@@ -247,10 +250,12 @@ public:
       std::uintptr_t run_subblock = 0;
       void *head = nullptr;
       std::size_t was = 0, count = 0;
+      std::uint32_t in_order = 0;
       auto end_run = [&] {
          in_use_ -= count - was;
          run->free_head = head;
          run->free_count = static_cast<std::uint32_t>(count);
+         run->in_address_order = in_order;
          moved_up(run, was);
          run = nullptr;
       };
@@ -263,9 +268,11 @@ public:
             run_subblock = subblock;
             head = run->free_head;
             was = count = run->free_count;
+            in_order = run->in_address_order;
          }
          note_freed(run, node);
          if (freed_twice(node, head, pool_mark)) report_double_free(node);
+         in_order = still_in_address_order(in_order, node, head);
          ba_detail_link_store(node, head);
          set_mark(node, pool_mark);
          head = node;
@@ -337,6 +344,7 @@ private:
       void *free_head = nullptr;     // the block's free nodes (protected links)
       unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node, set while in use
       std::uint32_t free_count = 0;
+      std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
    };
    struct by_address {
       bool operator()(const block_header &a, const block_header &b) const noexcept
@@ -379,6 +387,7 @@ private:
    {
       note_freed(b, node);
       if (freed_twice(node, b->free_head)) report_double_free(node);
+      b->in_address_order = still_in_address_order(b->in_address_order, node, b->free_head);
       ba_detail_link_store(node, b->free_head);
       set_mark(node);
       b->free_head = node;
@@ -404,17 +413,30 @@ private:
    // A completely free block taken again hands its nodes out in address order, as a new block
    // does: its list ran in the order its nodes were freed, and a container built from it would
    // have its neighbours scattered over the block (walks that miss the cache at every step).
-   // Linear in the block's nodes, once each time it drains.
+   // Linear in the block's nodes, and only when its list is out of order: a block that drains
+   // and refills one node at a time (a container around a block's boundary) keeps its order.
    void relink_in_address_order(block_header *b) noexcept
    {
+      if (b->in_address_order) return;
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN) || defined(BA_DETAIL_VALGRIND)
-      // (Every node is written: the poisoned ones are opened first.)
-      for (void *n = b->free_head; n;) {
+      // (Every node is written: the poisoned ones are opened first. The walk is bounded: a list
+      // made a cycle by a double free memcheck reported does not hold it.)
+      std::size_t walked = 0;
+      for (void *n = b->free_head; n; ++walked) {
+         if (walked == geometry_.nodes_per_block) report_corrupted(b->free_head);
          unpoison(n);
          n = next_free_in(b, n);
       }
 #endif
       b->free_head = linked_nodes(block_start(b));
+      b->in_address_order = 1;
+   }
+
+   // Whether a free list that was in address order (`was`) still is once `node` goes on it
+   // before `head`: the list pops its head first, so it runs up from there.
+   static std::uint32_t still_in_address_order(std::uint32_t was, const void *node, const void *head) noexcept
+   {
+      return head == nullptr || (was && std::less<const void *>()(node, head));
    }
 
    void insert_in_bucket(block_header *b, bool front = true) noexcept
@@ -585,6 +607,7 @@ private:
          *reinterpret_cast<std::uintptr_t *>(sb) = subblock_link(sb, b);
       }
       b->free_head = linked_nodes(start);
+      b->in_address_order = 1;
       b->free_count = static_cast<std::uint32_t>(geometry_.nodes_per_block);
       blocks_.insert(*b);
       return b;

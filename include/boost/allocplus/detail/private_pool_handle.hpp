@@ -78,17 +78,17 @@ protected:
 
 private:
    // The nodes (pooled_allocator_base).
+   // (The guard is taken before the set's list of pools is read or grown: that is the set's too.)
    void *allocate_node()
    {
-      Pool &p = pool();
-      typename set::usage_guard guard(*pools_);
-      return p.allocate();
+      typename set::usage_guard guard(existing_set());
+      return pool().allocate();
    }
    void deallocate_node(void *p) noexcept
    {
-      Pool &pool = existing_pool(p);
+      if (BOOST_UNLIKELY(!pools_)) report_no_pool(p);
       typename set::usage_guard guard(*pools_);
-      pool.deallocate(p);
+      existing_pool(p).deallocate(p);
    }
    static constexpr bool shared_bursts = false;   // (a burst is a loop: there is no lock)
    bool owns_node(const void *p) const noexcept
@@ -104,14 +104,17 @@ private:
       return pools_;
    }
 
-   Pool &pool()
+   // The pool set, made now if there is none. Throws: std::bad_alloc when memory is out.
+   set &existing_set()
    {
       if (BOOST_UNLIKELY(!pools_)) {
          pools_ = set::make(name, Derived::pool_parameters());
          if (!pools_) throw_bad_alloc();
       }
-      return pools_->pool_for(sizeof(T), alignof(T));
+      return *pools_;
    }
+
+   Pool &pool() { return existing_set().pool_for(sizeof(T), alignof(T)); }
 
    // The pool a node given back belongs to: there must be one.
    Pool &existing_pool(const void *p) const noexcept

@@ -6,28 +6,26 @@
 // What checked builds (BOOST_ALLOCPLUS_CHECKED) do for an object that is not for two threads at
 // once (a private pool set, an arena): each call that changes it marks it with the calling thread
 // for its duration, and a call from another thread meanwhile stops the program through the
-// diagnostic handler. A thread may re-enter (a reallocation that allocates and frees). Release
-// builds keep nothing and check nothing.
+// diagnostic handler. A thread may re-enter. Release builds check nothing.
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 
 #if BOOST_ALLOCPLUS_CHECKED
-#  include <atomic>
 #  include <pthread.h>
 #endif
 
 namespace boost { namespace allocplus { namespace detail {
 
-//! What the object keeps: in checked builds, the thread inside it (0: none); empty elsewhere.
+//! What the object keeps: the thread inside it (0: none), set in checked builds only. (Kept in
+//! every build, so that an object has one layout at every checking level.)
 class single_thread_user {
-#if BOOST_ALLOCPLUS_CHECKED
    std::atomic<std::uintptr_t> thread_{0};
    friend class single_thread_guard;
-#endif
 };
 
 //! Marks `user` with the calling thread for the guard's lifetime (checked builds).

@@ -96,9 +96,8 @@ protected:
       check_resource_alignment(alignment);
       const std::size_t cls = classes::class_of(bytes, alignment, last_class_);
       if (cls == classes::upstream) return upstream_->allocate(bytes, alignment);
-      Pool &p = pool(cls);
-      typename set::usage_guard guard(*pools_);
-      return p.allocate();
+      typename set::usage_guard guard(*pools_);   // (before the set's pools are looked up or made)
+      return pool(cls).allocate();
    }
 
    //! Requires: p came from this resource's allocate(bytes, alignment).
