@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    const std::size_t sizes[] = {1, 8, 16, 24, 100, 500, 4000, 16000, 20000, 70000};
    unsigned char next_fill = 1;
    std::size_t most_in_tree = 0, most_in_slots = 0, failures = 0, moved = 0, in_place = 0;
-   std::size_t merged = 0;
+   std::size_t merged = 0, grown = 0;
    for (int step = 0; step < 20000; ++step) {
       const unsigned op = rng() % 10;
       if (op < 5 || live.empty()) {
@@ -83,6 +83,20 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          a.deallocate(live[i].p);
          live[i] = live.back();
          live.pop_back();
+      } else if (op == 9 && rng() % 2 == 0) {
+         // A resize that never moves: growth at the bump end or into the free block after it.
+         const std::size_t i = rng() % live.size();
+         const std::size_t size = live[i].size + rng() % 3000;
+         const std::size_t capacity = a.capacity(live[i].p);
+         if (!a.try_resize_in_place(live[i].p, size)) {
+            BOOST_TEST(a.capacity(live[i].p) == capacity);
+            continue;
+         }
+         BOOST_TEST(a.capacity(live[i].p) >= size);
+         BOOST_TEST(intact(live[i]));
+         if (size > capacity) ++grown;
+         live[i].size = size;
+         fill(live[i]);
       } else {
          const std::size_t i = rng() % live.size();
          const std::size_t size = sizes[rng() % 10] + rng() % 64;
@@ -134,6 +148,7 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    BOOST_TEST(moved > 0u);
    BOOST_TEST(in_place > 0u);
    BOOST_TEST(merged > 0u);
+   BOOST_TEST(grown > 0u);
    for (const live_block &b : live) {
       BOOST_TEST(intact(b));
       a.deallocate(b.p);
@@ -1090,6 +1105,180 @@ BOOST_AUTO_TEST_CASE(ba_vector_grows_in_place_at_the_bump_end)
    BOOST_TEST(v.data() == first);   // shrunk in place: the bump pointer took the rest back
    BOOST_TEST(a.statistics().bytes_allocated < 256u);
    BOOST_TEST(a.verify());
+}
+
+namespace {
+
+// Bytes 0, 1, 2, ... in the first n bytes of p.
+void fill_counting(void *p, std::size_t n)
+{
+   for (std::size_t i = 0; i != n; ++i) static_cast<unsigned char *>(p)[i] = static_cast<unsigned char>(i);
+}
+
+bool still_counting(const void *p, std::size_t n)
+{
+   for (std::size_t i = 0; i != n; ++i)
+      if (static_cast<const unsigned char *>(p)[i] != static_cast<unsigned char>(i)) return false;
+   return true;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_block_grows_in_place_into_a_free_small_block_after_it)
+{
+   alignas(16) static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   void *p = a.allocate(100);    // 128 block bytes
+   void *q = a.allocate(200);    // 224, right after p
+   (void)a.allocate(16);         // keeps q off the bump end
+   fill_counting(p, 100);
+   a.deallocate(q);
+   BOOST_TEST(a.statistics().free_blocks_in_slots == 1u);
+   // 250 bytes need 272 block bytes of the 352 the two hold: the other 80 are a free block again.
+   BOOST_TEST(a.try_resize_in_place(p, 250));
+   BOOST_TEST(a.capacity(p) == 256u);
+   BOOST_TEST(still_counting(p, 100));
+   BOOST_TEST(a.free_blocks_of_size(224) == 0u);
+   BOOST_TEST(a.free_blocks_of_size(80) == 1u);
+   BOOST_TEST(a.verify());
+   std::memset(p, 7, a.capacity(p));   // every byte of the grown block is the caller's
+   BOOST_TEST(a.verify());
+   // A remainder too small for a block of its own stays with the block: 320 bytes need 336 of
+   // the 352, and 16 bytes cannot be a block.
+   BOOST_TEST(a.try_resize_in_place(p, 320));
+   BOOST_TEST(a.capacity(p) == 336u);
+   BOOST_TEST(a.statistics().free_blocks_in_slots == 0u);
+   BOOST_TEST(a.verify());
+   // The next block is live now: no growth, nothing changed.
+   BOOST_TEST(!a.try_resize_in_place(p, 400));
+   BOOST_TEST(a.capacity(p) == 336u);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_block_grows_in_place_into_a_free_tree_block_after_it)
+{
+   alignas(16) static unsigned char buffer[256 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   void *p = a.allocate(1000);
+   void *big = a.allocate(40000);
+   (void)a.allocate(16);
+   fill_counting(p, 1000);
+   a.deallocate(big);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   BOOST_TEST(a.try_resize_in_place(p, 20000));
+   BOOST_TEST(a.capacity(p) >= 20000u);
+   BOOST_TEST(a.capacity(p) < 20100u);
+   BOOST_TEST(still_counting(p, 1000));
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.free_blocks_in_tree + s.free_blocks_in_slots == 1u);   // the remainder
+   BOOST_TEST(a.verify());
+   std::memset(p, 1, a.capacity(p));
+   // reallocate takes the same way: the pointer stays.
+   BOOST_TEST(a.reallocate(p, 30000) == p);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_block_grows_in_place_through_a_free_block_into_the_bump_room)
+{
+   alignas(16) static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *const p = static_cast<unsigned char *>(a.allocate(100));   // 128 block bytes
+   void *q = a.allocate(200);                                                 // 224
+   void *r = a.allocate(16);                                                  // 32
+   a.deallocate(q);   // to its slot list
+   a.deallocate(r);   // to the bump pointer, which now sits at q's end
+   fill_counting(p, 100);
+   const std::size_t room = a.statistics().bytes_available;
+   // More than p and q hold together: q and some bump room.
+   BOOST_TEST(a.try_resize_in_place(p, 1000));
+   BOOST_TEST(a.capacity(p) == 1008u);
+   BOOST_TEST(still_counting(p, 100));
+   BOOST_TEST(a.statistics().free_blocks_in_slots == 0u);
+   BOOST_TEST(a.statistics().bytes_available == room - (1024 - 128));
+   BOOST_TEST(a.verify());
+   // The block is at the bump end now: the next allocation comes right after it.
+   void *after = a.allocate(16);
+   BOOST_TEST(static_cast<unsigned char *>(after) == p + 1008 + 16);
+   a.deallocate(after);
+   a.deallocate(p);
+   BOOST_TEST(a.statistics().bytes_available == a.statistics().buffer_size);
+   // Less than the two hold: the bump pointer moves back to the block's new end.
+   unsigned char *const p2 = static_cast<unsigned char *>(a.allocate(100));
+   void *q2 = a.allocate(200);
+   void *r2 = a.allocate(16);
+   a.deallocate(q2);
+   a.deallocate(r2);
+   BOOST_TEST(a.try_resize_in_place(p2, 150));
+   BOOST_TEST(a.capacity(p2) == 160u);
+   BOOST_TEST(static_cast<unsigned char *>(a.allocate(16)) == p2 + 160 + 16);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_small_free_block_deep_in_its_slot_list_is_not_taken)
+{
+   alignas(16) static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   void *p = a.allocate(100);
+   void *q = a.allocate(200);
+   std::vector<void *> same_size;
+   for (unsigned i = 0; i != ba::arena::slot_search_limit; ++i) {
+      (void)a.allocate(16);   // keeps each off its neighbours
+      same_size.push_back(a.allocate(200));
+   }
+   (void)a.allocate(16);
+   a.deallocate(q);
+   for (void *b : same_size) a.deallocate(b);   // q is now the last of its list's first nine
+   BOOST_TEST(!a.try_resize_in_place(p, 250));
+   BOOST_TEST(a.capacity(p) == 112u);
+   BOOST_TEST(a.free_blocks_of_size(224) == ba::arena::slot_search_limit + 1);
+   BOOST_TEST(a.verify());
+   // One of them taken, q is within reach.
+   (void)a.allocate(200);
+   BOOST_TEST(a.try_resize_in_place(p, 250));
+   BOOST_TEST(a.free_blocks_of_size(224) == ba::arena::slot_search_limit - 1);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(ba_vector_grows_in_place_into_a_freed_neighbour)
+{
+   alignas(16) static unsigned char buffer[256 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   using vector = ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>>;
+   vector v{ba::arena_allocator<std::int64_t>(a)};
+   v.reserve(100);
+   void *blocker;
+   {
+      vector neighbour{ba::arena_allocator<std::int64_t>(a)};
+      neighbour.reserve(5000);   // a tree block, right after v's buffer
+      blocker = a.allocate(16);  // and something after it
+   }
+   const std::int64_t *first = v.data();
+   for (std::int64_t i = 0; i != 3000; ++i) v.push_back(i);
+   BOOST_TEST(v.data() == first);
+   for (std::int64_t i = 0; i != 3000; ++i) BOOST_TEST_REQUIRE(v[static_cast<std::size_t>(i)] == i);
+   BOOST_TEST(a.verify());
+   a.deallocate(blocker);
+}
+
+BOOST_AUTO_TEST_CASE(a_growth_into_a_forged_next_block_is_reported)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(64);    // 80 block bytes
+         void *q = a.allocate(64);
+         (void)a.allocate(64);
+         a.deallocate(q);
+         // A write after free rewrites q's size: the free block would reach past its neighbour.
+         write_after_free(buffer + 80, read_raw(buffer + 80) + 160);
+         std::printf("%d\n", a.try_resize_in_place(p, 200));
+      },
+      overwritten, buffer + 80);
 }
 
 BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)

@@ -15,6 +15,7 @@
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/arena_allocator.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <map>
@@ -59,6 +60,21 @@ void clean()
    a.deallocate(moved);
    a.defragment();                    // merges the freed blocks, inside the superblock
    std::memset(last, 7, 64);
+   a.release();
+   // Growth in place into the free block after a block: a small one, a large one, then one that
+   // ends at the bump pointer (and the bump room past it); every byte of the block written.
+   void *p = a.allocate(100), *q = a.allocate(200), *r = a.allocate(40000), *s = a.allocate(16);
+   a.deallocate(q);
+   if (!a.try_resize_in_place(p, 250)) std::abort();   // 80 bytes of q split off, free
+   std::memset(p, 8, a.capacity(p));
+   if (!a.try_resize_in_place(p, 320)) std::abort();   // the 80 bytes taken too
+   std::memset(p, 8, a.capacity(p));
+   a.deallocate(r);
+   if (!a.try_resize_in_place(p, 20000)) std::abort();
+   std::memset(p, 9, a.capacity(p));
+   a.deallocate(s);
+   if (!a.try_resize_in_place(p, 60000)) std::abort();
+   std::memset(p, 10, a.capacity(p));
    a.release();
    void *fresh = a.allocate(128);
    std::memset(fresh, 6, 128);

@@ -67,6 +67,9 @@ public:
    static constexpr std::size_t default_alignment = detail::arena_granule;
    //! Block sizes up to this many bytes (header included) are kept in the slot table when freed.
    static constexpr std::size_t slot_limit = detail::arena_slot_limit;
+   //! A block grows in place into a following free block of slot_limit bytes or less only if that
+   //! one is among the first this many of its slot list (the most recently freed of its size).
+   static constexpr unsigned slot_search_limit = 8;
    //! The smallest region the arena takes from its upstream.
    static constexpr std::size_t min_region_size = 4096;
    //! The first region of an arena with an upstream and no buffer, unless another size is given.
@@ -173,9 +176,8 @@ public:
    }
 
    //! Effects: resizes block p (null: allocate(size)) to at least `size` bytes, keeping its
-   //!   alignment and its first min(old, new) bytes. In place when the block ends at the bump
-   //!   pointer and there is room, or when the block bytes needed do not grow; otherwise a new
-   //!   block, a copy and a free.
+   //!   alignment and its first min(old, new) bytes. In place when try_resize_in_place can;
+   //!   otherwise a new block, a copy and a free.
    //! Returns: the block (p itself when in place).
    //! Throws: std::bad_alloc without room, in the arena and (if it grows) in its upstream (block p
    //!   is then unchanged and still owned by the caller).
@@ -194,11 +196,15 @@ public:
    }
 
    //! Effects: resizes block p to hold at least `size` bytes without moving it, if it can: at the
-   //!   bump end when there is room, elsewhere when the size needs no more block bytes than p
-   //!   has. Otherwise nothing.
+   //!   bump end when there is room; elsewhere when the size needs no more block bytes than p
+   //!   has, or when the block after p is free and large enough (with the bump room after it,
+   //!   if it ends at the bump pointer): p takes it, and gives back what it does not need when
+   //!   that can be a block of its own. A free block of 16 KiB or less is taken only if it is
+   //!   among the slot_search_limit most recently freed of its size. Otherwise nothing.
    //! Returns: whether p was resized (capacity(p) then says to how much).
-   //! Complexity: constant, except a cut-off tail over 16 KiB filed in the tree (logarithmic) and
-   //!   a block outside the current region (a lookup of its region: logarithmic in the regions).
+   //! Complexity: constant, except a free block over 16 KiB taken or a cut-off tail filed in the
+   //!   tree (logarithmic) and a block outside the current region (a lookup of its region:
+   //!   logarithmic in the regions).
    bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
@@ -603,12 +609,16 @@ private:
    // when it can hold a block of its own, else stays with b (the caller sees it as capacity).
    BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *split(unsigned char *b, std::size_t size, std::size_t need) noexcept
    {
-      if (size - need >= detail::arena_min_block) {
-         file_free(b + need, size - need);
-         size = need;
-      }
-      reinterpret_cast<detail::arena_header *>(b)->size = size;
+      reinterpret_cast<detail::arena_header *>(b)->size = split_size(b, size, need);
       return b;
+   }
+
+   // split's choice, the remainder filed: the size the block at b keeps of its `size` bytes.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t split_size(unsigned char *b, std::size_t size, std::size_t need) noexcept
+   {
+      if (size - need < detail::arena_min_block) return size;
+      file_free(b + need, size - need);
+      return need;
    }
 
    // Makes the free block at `start` live for the caller: headers written and hidden, user bytes
@@ -639,13 +649,10 @@ private:
    // The free block at `start`: back to the bump pointer if it ends there, else to a free store.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void give_back(unsigned char *start, std::size_t size) noexcept
    {
-      if (start + size == bump_) {
-         bump_ = start;
-         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
-         detail::arena_vg_hide(start, size);
-         return;
-      }
-      file_free(start, size);
+      if (start + size == bump_)
+         move_bump_to(start);
+      else
+         file_free(start, size);
    }
 
    // Files the free block at `start` in its slot list or the tree, and hides it from the program.
@@ -730,7 +737,8 @@ private:
    }
 
    // The live block h resized to hold `size` user bytes without moving, if it can be: at the bump
-   // end when there is room, or anywhere when it does not grow (the cut tail freed if worth keeping).
+   // end when there is room; elsewhere when it does not grow (the cut tail freed if worth keeping),
+   // or when it grows into the free block after it (and past that, into the bump room).
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_in_place(detail::arena_header *h, std::size_t size) noexcept
    {
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
@@ -738,25 +746,97 @@ private:
       std::size_t need = (size + detail::arena_granule - 1) / detail::arena_granule * detail::arena_granule +
                          detail::arena_header_size + h->lead;   // the lead is known now: no worst case
       if (need < detail::arena_min_block) need = detail::arena_min_block;
-      const bool at_bump_end = start + old == bump_;
-      if (need > old && (!at_bump_end || need - old > bump_room())) return false;
-      // Elsewhere a cut-off tail is kept with the block unless it can be a free block of its own.
-      const std::size_t kept = at_bump_end || old - need >= detail::arena_min_block ? need : old;
       void *user = reinterpret_cast<unsigned char *>(h) + detail::arena_header_size;
-      detail::arena_vg_resize(user, old - h->lead - detail::arena_header_size,
-                              kept - h->lead - detail::arena_header_size);
-      if (at_bump_end) {
-         bump_ = start + need;
-         if (need < old) BOOST_ALLOCPLUS_ARENA_POISON(start + need, old - need);
-      } else if (kept != old) {
-         file_free(start + need, old - need);
+      const std::size_t user_before = old - h->lead - detail::arena_header_size;
+      std::size_t kept;
+      if (start + old == bump_) {
+         if (need > old && need - old > bump_room()) return false;
+         kept = need;
+         detail::arena_vg_resize(user, user_before, kept - h->lead - detail::arena_header_size);
+         move_bump_to(start + need);
+      } else if (need <= old) {
+         // A cut-off tail is kept with the block unless it can be a free block of its own.
+         kept = old - need >= detail::arena_min_block ? need : old;
+         // (memcheck first: the tail must be outside the block before its free header is written)
+         detail::arena_vg_resize(user, user_before, kept - h->lead - detail::arena_header_size);
+         if (kept != old) file_free(start + need, old - need);
+      } else {
+         kept = grow_into_next_block(start, old, need);
+         if (kept == 0) return false;
+         detail::arena_vg_resize(user, user_before, kept - h->lead - detail::arena_header_size);
       }
       h->size = kept;
       reinterpret_cast<detail::arena_header *>(start)->size = kept;
       bytes_allocated_ = bytes_allocated_ - old + kept;
-      BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<unsigned char *>(h) + detail::arena_header_size,
-                                     kept - h->lead - detail::arena_header_size);
+      BOOST_ALLOCPLUS_ARENA_UNPOISON(user, kept - h->lead - detail::arena_header_size);
       return true;
+   }
+
+   // The bump pointer moved to `to` (a live block at the bump end resized): what it gives back is
+   // hidden from the program; what it takes, the caller makes addressable.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void move_bump_to(unsigned char *to) noexcept
+   {
+      if (to < bump_) {
+         BOOST_ALLOCPLUS_ARENA_POISON(to, static_cast<std::size_t>(bump_ - to));
+         detail::arena_vg_hide(to, static_cast<std::size_t>(bump_ - to));
+      }
+      bump_ = to;
+   }
+
+   // The live block at `start` (`old` bytes, not at the bump end) grown to `need` bytes by taking
+   // the free block that follows it: all of it, a remainder split off when it can be a block of its
+   // own; if that free block ends at the bump pointer, the bump room after it counts too.
+   // Returns: the block's new size; 0 if the next block is live, too small, or a small block not
+   // among the first slot_search_limit of its slot list (the list is singly linked: a block deeper
+   // in it cannot be unlinked at constant cost, and stays).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t grow_into_next_block(unsigned char *start, std::size_t old, std::size_t need) noexcept
+   {
+      unsigned char *const next = start + old;
+      const unsigned char *const top = top_of(*region_of(start));
+      if (next == top) return 0;
+      const std::size_t next_size = checked_walk_step(next, top);   // a forged header is reported
+      if (reinterpret_cast<const detail::arena_header *>(next)->state != detail::arena_free) return 0;
+      const bool bump_follows = next + next_size == bump_;
+      const std::size_t reach = old + next_size + (bump_follows ? bump_room() : 0);
+      if (reach < need || !unlink_free_block(next, next_size)) return 0;
+      free_bytes_ -= next_size;
+      if (bump_follows) {
+         move_bump_to(start + need);
+         return need;
+      }
+      return split_size(start, old + next_size, need);
+   }
+
+   // Takes the free block at b (`size` bytes, filed in a slot list or the tree) out of its store,
+   // checking what it walks and unlinks as allocate does. False if it is a slot block not among
+   // the first slot_search_limit of its list.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool unlink_free_block(unsigned char *b, std::size_t size) noexcept
+   {
+      if (size > slot_limit) {
+         const tree_node x = tree_value_traits::to_node_ptr(*reinterpret_cast<detail::arena_tree_block *>(b));
+         check_rebalance_neighbourhood(x);
+         tree_erase(*tree_value_traits::to_value_ptr(x));
+         return true;
+      }
+      const std::size_t index = size / detail::arena_granule;
+      detail::arena_slot_block *before = nullptr;
+      detail::arena_slot_block *x = slot_head(index);
+      for (unsigned step = 0; x != nullptr && step != slot_search_limit; ++step) {
+         if (BOOST_UNLIKELY(!slot_block_sound(x, index))) report_corrupted(x);
+         void *after = ba_detail_link_load(&x->link);
+         if (BOOST_UNLIKELY(after != nullptr && !block_in_arena(after))) report_corrupted(x);
+         if (reinterpret_cast<unsigned char *>(x) == b) {
+            if (before == nullptr)
+               slot_heads_[index] = reinterpret_cast<std::size_t>(after);
+            else
+               ba_detail_link_store(&before->link, after);   // its check word covers its address and size only
+            --slot_counts_[index];
+            return true;
+         }
+         before = x;
+         x = static_cast<detail::arena_slot_block *>(after);
+      }
+      return false;
    }
 
    // ---- hardening: free blocks are checked before they are handed out, unlinked or rebalanced

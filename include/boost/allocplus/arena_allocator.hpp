@@ -22,9 +22,10 @@ namespace boost { namespace allocplus {
 //! iff they use the same one. The arena must outlive every container over it. Propagates on
 //! copy, move and swap, so a container assigned from another uses the other's arena.
 //!
-//! Version 2: allocation_command grows a block forward in place (at the arena's bump end, or
-//! within the block's capacity) and shrinks it in place, so ba::vector grows without copying while
-//! its buffer is the arena's last block; bursts (allocate_individual, allocate_many) are loops of
+//! Version 2: allocation_command grows a block forward in place (at the arena's bump end, into a
+//! free block that follows it, or within the block's capacity: arena::try_resize_in_place) and
+//! shrinks it in place, so ba::vector grows without copying while its buffer is the arena's last
+//! block or is followed by freed memory; bursts (allocate_individual, allocate_many) are loops of
 //! single allocations.
 template <class T>
 class arena_allocator {
