@@ -137,8 +137,16 @@ def list_benchmarks(exe):
     return [line.strip() for line in out.stdout.splitlines() if line.strip()]
 
 
-def plan_runs(build_dir, peers, name_filter):
-    """Returns (runs, groups in order, missing [(peer, package, group)])."""
+def full_only(name):
+    """Whether benchmark `name` runs only with --full (or --quick, or a --filter naming it): the
+    rows bench/tables.json lists under "full_only" (regexes), more sizes and phases of a table whose
+    default rows already give its verdicts."""
+    return any(re.search(pattern, name) for pattern in TABLES.get("full_only", []))
+
+
+def plan_runs(build_dir, peers, name_filter, every_row=True):
+    """Returns (runs, groups in order, missing [(peer, package, group)]). Without every_row, the
+    full_only rows are left out."""
     exes = sorted(p for p in glob.glob(os.path.join(build_dir, "bench", "bench_*"))
                   if os.path.isfile(p) and os.access(p, os.X_OK))
     if not exes:
@@ -148,6 +156,8 @@ def plan_runs(build_dir, peers, name_filter):
     for exe in exes:
         for listed in list_benchmarks(exe):
             name = canonical(listed)
+            if not every_row and full_only(name):
+                continue
             table, row, alloc = split_name(name)
             variants = [(alloc, None)]
             preloaded = PRELOAD_NAMES.get(alloc)
@@ -879,7 +889,8 @@ def main():
     build_dir = os.path.abspath(args.build_dir)
 
     peers = find_peers(overrides)
-    runs, groups, missing = plan_runs(build_dir, peers, args.filter)
+    runs, groups, missing = plan_runs(build_dir, peers, args.filter,
+                                      every_row=bool(args.full or args.quick or args.filter))
     for peer, package, _files in PEERS:
         if peers[peer]:
             print("peer: %s = %s" % (peer, peers[peer]))
