@@ -21,7 +21,7 @@
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
-// - Under valgrind (checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) every
+// - Under valgrind (level-2 builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) every
 //   node handed out is a block of its own for memcheck, inside the pool's blocks, which memcheck
 //   sees as a pool's superblocks instead of the core's blocks: it reports nodes leaked, freed
 //   twice, or used after they were freed.
