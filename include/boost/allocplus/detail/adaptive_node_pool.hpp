@@ -231,7 +231,13 @@ public:
       prepare_free(node);
       block_header *b = block_of(node);
       const std::size_t was = b->free_count;
-      push_free(b, node);
+      void *head = b->free_head;
+      std::uint32_t in_order = b->in_address_order;
+      link_freed(b, node, head, in_order, mark());
+      b->free_head = head;
+      b->free_count = static_cast<std::uint32_t>(was + 1);
+      b->in_address_order = in_order;
+      --in_use_;
       moved_up(b, was);
    }
 
@@ -270,14 +276,8 @@ public:
             was = count = run->free_count;
             in_order = run->in_address_order;
          }
-         note_freed(run, node);
-         if (freed_twice(node, head, pool_mark)) report_double_free(node);
-         in_order = still_in_address_order(in_order, node, head);
-         ba_detail_link_store(node, head);
-         set_mark(node, pool_mark);
-         head = node;
+         link_freed(run, node, head, in_order, pool_mark);
          ++count;
-         poison(node);
          // A block whose nodes are now all free may go back to the core: the run ends with it.
          if (count == geometry_.nodes_per_block) end_run();
       }
@@ -381,18 +381,17 @@ private:
       if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
    }
 
-   // node (of b, checked by prepare_free) goes on b's free list; a node freed twice is reported.
-   // b's place in the lists is left to moved_up.
-   void push_free(block_header *b, void *node) noexcept
+   // The step of every free: node (of b, checked by prepare_free) pushed on the free list whose
+   // head and address-order flag the caller holds (b's, or a run's copy written back later); a
+   // node freed twice is reported. b's count and place in the lists are left to the caller.
+   void link_freed(block_header *b, void *node, void *&head, std::uint32_t &in_order, std::uintptr_t pool_mark) noexcept
    {
       note_freed(b, node);
-      if (freed_twice(node, b->free_head)) report_double_free(node);
-      b->in_address_order = still_in_address_order(b->in_address_order, node, b->free_head);
-      ba_detail_link_store(node, b->free_head);
-      set_mark(node);
-      b->free_head = node;
-      ++b->free_count;
-      --in_use_;
+      if (freed_twice(node, head, pool_mark)) report_double_free(node);
+      in_order = still_in_address_order(in_order, node, head);
+      ba_detail_link_store(node, head);
+      set_mark(node, pool_mark);
+      head = node;
       poison(node);
    }
 

@@ -39,7 +39,7 @@
 
 namespace boost { namespace allocplus { namespace detail {
 
-// Under valgrind (checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) the buffer
+// Under valgrind (level-2 checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) the buffer
 // is a pool's superblock for memcheck and every block handed out a block of its own in it: memcheck
 // reports blocks leaked, and reads and writes of freed blocks and of the room past the bump
 // pointer. The words the arena keeps in its headers and free blocks are made addressable as it
