@@ -65,7 +65,9 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    for (int step = 0; step < 20000; ++step) {
       const unsigned op = rng() % 10;
       if (op < 5 || live.empty()) {
-         const std::size_t size = sizes[rng() % 10] + rng() % 64;
+         // Large blocks of a few exact sizes half the time: rings of same-size free blocks form.
+         const std::size_t k = rng() % 10;
+         const std::size_t size = sizes[k] + (k >= 8 && rng() % 2 == 0 ? 0 : rng() % 64);
          const std::size_t alignment = std::size_t(16) << (rng() % 4 == 0 ? rng() % 4 : 0);
          unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));
          if (p == nullptr) {
@@ -926,6 +928,52 @@ BOOST_AUTO_TEST_CASE(a_tree_link_off_the_lookup_path_is_reported_before_a_rotati
       overwritten, buffer + 20016 + 80 + 30016 + 80);
 }
 
+// A free block over 16 KiB: header (16), the tree's links (24), the ring's next and previous.
+void forge_ring_next_link(void *p, const void *to)
+{
+   write_after_free(static_cast<unsigned char *>(p) + 24, reinterpret_cast<std::uintptr_t>(to));
+}
+
+BOOST_AUTO_TEST_CASE(a_ring_link_forged_to_a_stack_address_is_reported_never_followed)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char on_the_stack[128];
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(20000);
+         (void)a.allocate(64);
+         void *second = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(first);    // the tree's block of its size
+         a.deallocate(second);   // in its ring
+         forge_ring_next_link(first, on_the_stack + 48);
+         void *p = a.allocate(20000);   // would take the forged ring member
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+BOOST_AUTO_TEST_CASE(a_ring_block_moved_to_the_tree_by_a_write_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *first = a.allocate(20000);
+         (void)a.allocate(64);
+         unsigned char *second = static_cast<unsigned char *>(a.allocate(20000));
+         (void)a.allocate(64);
+         a.deallocate(first);
+         a.deallocate(second);   // in the ring: its header says so
+         // An overrun rewrites the place in second's header (bytes 12-13, align_log2): now "in the tree".
+         const std::uintptr_t word = read_raw(second - 8);
+         write_after_free(second - 8, word & ~(static_cast<std::uintptr_t>(0xffff) << 32));
+         a.defragment();   // the walk checks every free block
+      },
+      overwritten, buffer + 20016 + 80);
+}
+
 BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
 {
    alignas(16) static unsigned char buffer[1 << 17];
@@ -1279,6 +1327,119 @@ BOOST_AUTO_TEST_CASE(a_growth_into_a_forged_next_block_is_reported)
          std::printf("%d\n", a.try_resize_in_place(p, 200));
       },
       overwritten, buffer + 80);
+}
+
+BOOST_AUTO_TEST_CASE(large_free_blocks_of_one_size_share_a_ring_and_are_all_reused)
+{
+   static unsigned char buffer[1 << 20];
+   ba::arena a(buffer, sizeof buffer);
+   std::vector<void *> blocks, keep;
+   for (int i = 0; i != 20; ++i) {
+      blocks.push_back(a.allocate(20000));
+      keep.push_back(a.allocate(16));
+   }
+   for (void *b : blocks) a.deallocate(b);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 20u);
+   BOOST_TEST(a.verify());
+   // A block of another size joins the tree beside them.
+   void *other = a.allocate(30000);
+   (void)a.allocate(16);
+   a.deallocate(other);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 21u);
+   BOOST_TEST(a.verify());
+   // Every block of the ring is handed out again, none twice, none split.
+   std::vector<void *> again;
+   for (int i = 0; i != 20; ++i) {
+      again.push_back(a.allocate(20000));
+      BOOST_TEST(a.verify());
+   }
+   std::sort(blocks.begin(), blocks.end());
+   std::sort(again.begin(), again.end());
+   BOOST_TEST(again == blocks);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+   BOOST_TEST(a.allocate(30000) == other);
+   BOOST_TEST(a.statistics().free_blocks_in_tree == 0u);
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_block_grows_into_a_large_neighbour_in_a_ring_or_at_its_head)
+{
+   static unsigned char buffer[1 << 20];
+   for (const bool neighbour_freed_first : {true, false}) {
+      ba::arena a(buffer, sizeof buffer);
+      void *p = a.allocate(1000);
+      void *neighbour = a.allocate(20000);
+      (void)a.allocate(16);
+      std::vector<void *> same;
+      for (int i = 0; i != 3; ++i) {
+         same.push_back(a.allocate(20000));
+         (void)a.allocate(16);
+      }
+      // Freed first, the neighbour is the tree's block of its size and the others join its ring
+      // (taking it makes one of them the tree's); freed last, it is in the ring.
+      if (neighbour_freed_first) a.deallocate(neighbour);
+      for (void *b : same) a.deallocate(b);
+      if (!neighbour_freed_first) a.deallocate(neighbour);
+      BOOST_TEST(a.statistics().free_blocks_in_tree == 4u);
+      fill_counting(p, 1000);
+      BOOST_TEST(a.try_resize_in_place(p, 15000));
+      BOOST_TEST(still_counting(p, 1000));
+      BOOST_TEST(a.verify());
+      const ba::arena_statistics s = a.statistics();
+      BOOST_TEST(s.free_blocks_in_tree == 3u);       // the other three
+      BOOST_TEST(s.free_blocks_in_slots == 1u);      // what p did not need of the neighbour
+      for (int i = 0; i != 3; ++i) BOOST_TEST(a.allocate(20000) != nullptr);
+      BOOST_TEST(a.statistics().free_blocks_in_tree == 0u);
+      BOOST_TEST(a.verify());
+      a.release();
+   }
+}
+
+BOOST_AUTO_TEST_CASE(random_large_blocks_of_few_sizes_match_a_model)
+{
+   // Rings of same-size free blocks form and drain all the time: takes from a ring, a tree block
+   // leaving with its ring's next block as heir (growth into a neighbour), defragmentation.
+   ba::arena a(big_buffer, sizeof big_buffer);
+   std::mt19937 rng(2204);
+   std::vector<live_block> live;
+   const std::size_t sizes[] = {17000, 20000, 33000, 48};
+   unsigned char next_fill = 1;
+   std::size_t grown = 0, most_in_tree = 0;
+   for (int step = 0; step < 6000; ++step) {
+      const unsigned op = rng() % 10;
+      if (op < 5 || live.empty()) {
+         const std::size_t size = sizes[rng() % 4];
+         unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size));
+         if (p == nullptr) continue;
+         live.push_back({p, size, next_fill++});
+         fill(live.back());
+      } else if (op < 9) {
+         const std::size_t i = rng() % live.size();
+         BOOST_TEST(intact(live[i]));
+         a.deallocate(live[i].p);
+         live[i] = live.back();
+         live.pop_back();
+      } else {
+         const std::size_t i = rng() % live.size();
+         const std::size_t size = live[i].size + 1000 + rng() % 30000;
+         if (a.try_resize_in_place(live[i].p, size)) {
+            BOOST_TEST(intact(live[i]));
+            live[i].size = size;
+            fill(live[i]);
+            ++grown;
+         }
+      }
+      if (step % 211 == 0) (void)a.defragment();
+      BOOST_TEST_REQUIRE(a.verify());
+      most_in_tree = std::max(most_in_tree, a.statistics().free_blocks_in_tree);
+   }
+   BOOST_TEST(grown > 0u);
+   BOOST_TEST(most_in_tree > 5u);
+   for (const live_block &b : live) {
+      BOOST_TEST(intact(b));
+      a.deallocate(b.p);
+   }
+   BOOST_TEST(a.verify());
 }
 
 BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)

@@ -5,8 +5,9 @@
 
 // ba::arena: allocation with real frees inside memory the caller owns (a stack array, static
 // storage, an mmap). New blocks come off a bump pointer; a freed block goes to a free list of its
-// 16-byte size class (up to 16 KiB) or, if larger, to a red-black tree keyed by size, both built
-// in the freed memory itself; a freed block that ends at the bump pointer moves the pointer back.
+// 16-byte size class (up to 16 KiB) or, if larger, to a red-black tree keyed by size (one block of
+// each size in the tree, the others of that size in a ring hanging from it), all built in the
+// freed memory itself; a freed block that ends at the bump pointer moves the pointer back.
 // Given an upstream heap, a full arena chains a new region from it (each twice the last) and bumps
 // from there; the free stores span every region, blocks never do.
 //
@@ -301,7 +302,7 @@ public:
       s.bytes_available = free_bytes_ + bump_room();
       s.bytes_overhead = bytes_overhead_;
       s.live_blocks = live_blocks_;
-      s.free_blocks_in_tree = tree_.size();
+      s.free_blocks_in_tree = tree_blocks_;
       std::size_t largest = bump_room();
       for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
          s.free_blocks_in_slots += slot_counts_[i];
@@ -331,11 +332,13 @@ public:
       const std::size_t live = totals.live, free_bytes = totals.free_bytes, allocated = totals.allocated;
       std::size_t listed = 0;
       if (!slot_lists_sound(listed)) return false;
+      std::size_t in_tree = 0;
       for (const detail::arena_tree_block &t : tree_) {
-         if (!tree_node_sound(tree_value_traits::to_node_ptr(const_cast<detail::arena_tree_block &>(t)))) return false;
-         listed += t.header.size;
+         if (!tree_node_sound(tree_value_traits::to_node_ptr(const_cast<detail::arena_tree_block &>(t))) ||
+             !ring_sound(t, listed, in_tree))
+            return false;
       }
-      return live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
+      return in_tree == tree_blocks_ && live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
    }
 
 private:
@@ -367,6 +370,31 @@ private:
    void tree_insert(detail::arena_tree_block &t) noexcept { tree_.insert(t); }
    void tree_erase(detail::arena_tree_block &t) noexcept { tree_.erase(tree_.iterator_to(t)); }
    void region_insert(detail::arena_region &r) noexcept { regions_.insert(r); }
+   void tree_replace(detail::arena_tree_block &old, detail::arena_tree_block &now) noexcept
+   {
+      tree_.replace_node(tree_.iterator_to(old), now);
+   }
+   static void ring_init(detail::arena_ring_links *l) noexcept { detail::arena_ring::init_header(l); }
+   static void ring_link_after(detail::arena_ring_links *at, detail::arena_ring_links *l) noexcept
+   {
+      detail::arena_ring::link_after(at, l);
+   }
+   static void ring_unlink(detail::arena_ring_links *l) noexcept { detail::arena_ring::unlink(l); }
+
+   // verify's walk of the ring of tree block t (t included): every block sound and linked both
+   // ways; their bytes added to `listed`, their number to `counted`.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool ring_sound(const detail::arena_tree_block &t, std::size_t &listed,
+                                                std::size_t &counted) const noexcept
+   {
+      const detail::arena_ring_links *const first = &t.same_size;
+      const detail::arena_ring_links *l = first;
+      do {
+         if (counted++ > tree_blocks_ || !ring_links_sound(l, t.header.size)) return false;
+         listed += t.header.size;
+         l = l->next;
+      } while (l != first);
+      return true;
+   }
 
    // verify's walk of one region: every header sound, the last block ending at the region's top.
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool walk_region(const detail::arena_region &r, walk_totals &totals) const noexcept
@@ -585,16 +613,27 @@ private:
       return reinterpret_cast<unsigned char *>(b);
    }
 
+   // The tree's block of the smallest size that fits, or another block of its ring (the tree then
+   // left as it is).
    BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_tree(std::size_t need) noexcept
    {
       const tree_node found = checked_lower_bound(need);
       if (found == nullptr) return nullptr;
-      check_successor_path(found);
-      check_rebalance_neighbourhood(found);
-      detail::arena_tree_block &t = *tree_value_traits::to_value_ptr(found);
-      tree_erase(t);
-      free_bytes_ -= t.header.size;
-      return split(reinterpret_cast<unsigned char *>(&t), t.header.size, need);
+      detail::arena_tree_block *t = tree_value_traits::to_value_ptr(found);
+      const std::size_t size = t->header.size;
+      if (t->same_size.next != &t->same_size) {
+         detail::arena_ring_links *other = t->same_size.next;
+         check_ring_unlink(other, size, t);
+         ring_unlink(other);
+         t = detail::tree_block_of(other);
+      } else {
+         check_successor_path(found);
+         check_rebalance_neighbourhood(found);
+         tree_erase(*t);
+      }
+      --tree_blocks_;
+      free_bytes_ -= size;
+      return split(reinterpret_cast<unsigned char *>(t), size, need);
    }
 
    // The last resort for a small request: the smallest larger slot class with a block.
@@ -676,9 +715,21 @@ private:
       detail::arena_vg_expose(start, detail::arena_tree_node_bytes);
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
       t->header = header;
-      t->check = check_word(t, size);
-      check_insert_path(size);
-      tree_insert(*t);
+      // The lower bound's walk checks every node on the path an insert of this size takes.
+      const tree_node same = checked_lower_bound(size);
+      if (same != nullptr && tree_value_traits::to_value_ptr(same)->header.size == size) {
+         detail::arena_ring_links *at = &tree_value_traits::to_value_ptr(same)->same_size;
+         check_ring_link_after(at, size);
+         t->header.align_log2 = detail::arena_in_ring;
+         t->check = tree_check_word(t, size, detail::arena_in_ring);
+         ring_link_after(at, &t->same_size);
+      } else {
+         t->header.align_log2 = detail::arena_in_tree;
+         t->check = tree_check_word(t, size, detail::arena_in_tree);
+         ring_init(&t->same_size);
+         tree_insert(*t);
+      }
+      ++tree_blocks_;
       BOOST_ALLOCPLUS_ARENA_POISON(start + detail::arena_tree_node_bytes, size - detail::arena_tree_node_bytes);
    }
 
@@ -688,6 +739,7 @@ private:
       for (std::size_t &s : slot_heads_) s = 0;
       for (std::size_t &c : slot_counts_) c = 0;
       tree_.clear();
+      tree_blocks_ = 0;
       free_bytes_ = 0;
    }
 
@@ -719,9 +771,13 @@ private:
       bool sound = size >= detail::arena_min_block && size % detail::arena_granule == 0 &&
                    size <= static_cast<std::size_t>(top - b);
       if (sound && h->state == detail::arena_free) {
-         const std::uintptr_t check = size <= slot_limit ? reinterpret_cast<const detail::arena_slot_block *>(b)->check
-                                                         : reinterpret_cast<const detail::arena_tree_block *>(b)->check;
-         sound = check == check_word(b, size);
+         if (size <= slot_limit) {
+            sound = reinterpret_cast<const detail::arena_slot_block *>(b)->check == check_word(b, size);
+         } else {
+            const std::uint16_t place = h->align_log2;
+            sound = place <= detail::arena_in_ring &&
+                    reinterpret_cast<const detail::arena_tree_block *>(b)->check == tree_check_word(b, size, place);
+         }
       } else if (h->state != detail::arena_live) {
          sound = false;
       }
@@ -813,9 +869,7 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool unlink_free_block(unsigned char *b, std::size_t size) noexcept
    {
       if (size > slot_limit) {
-         const tree_node x = tree_value_traits::to_node_ptr(*reinterpret_cast<detail::arena_tree_block *>(b));
-         check_rebalance_neighbourhood(x);
-         tree_erase(*tree_value_traits::to_value_ptr(x));
+         unlink_tree_block(*reinterpret_cast<detail::arena_tree_block *>(b));
          return true;
       }
       const std::size_t index = size / detail::arena_granule;
@@ -837,6 +891,32 @@ private:
          x = static_cast<detail::arena_slot_block *>(after);
       }
       return false;
+   }
+
+   // Takes tree block t (checked by the caller's walk step) out of its ring, or out of the tree:
+   // the next block of its ring, if any, takes its place there.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void unlink_tree_block(detail::arena_tree_block &t) noexcept
+   {
+      const std::size_t size = t.header.size;
+      --tree_blocks_;
+      if (t.header.align_log2 == detail::arena_in_ring) {
+         check_ring_unlink(&t.same_size, size, &t);
+         ring_unlink(&t.same_size);
+         return;
+      }
+      const tree_node x = tree_value_traits::to_node_ptr(t);
+      if (t.same_size.next == &t.same_size) {
+         check_rebalance_neighbourhood(x);
+         tree_erase(t);
+         return;
+      }
+      check_tree_node(x);   // its parent and children are rewritten to point to the heir
+      check_ring_unlink(&t.same_size, size, &t);
+      detail::arena_tree_block *heir = detail::tree_block_of(t.same_size.next);
+      heir->header.align_log2 = detail::arena_in_tree;
+      heir->check = tree_check_word(heir, size, detail::arena_in_tree);
+      tree_replace(t, *heir);
+      ring_unlink(&t.same_size);
    }
 
    // ---- hardening: free blocks are checked before they are handed out, unlinked or rebalanced
@@ -863,6 +943,12 @@ private:
    std::uintptr_t check_word(const void *block, std::size_t size) const noexcept
    {
       return reinterpret_cast<std::uintptr_t>(block) ^ (size * static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full)) ^ key_;
+   }
+
+   // A tree block's: its place (the tree, or a ring) mixed in.
+   std::uintptr_t tree_check_word(const void *block, std::size_t size, std::uint16_t place) const noexcept
+   {
+      return check_word(block, size) ^ (place * static_cast<std::uintptr_t>(0x9fb21c651e98df25ull));
    }
 
    // Whether `block`, read from freed memory, can be a block start: aligned, in the handed-out part
@@ -899,7 +985,8 @@ private:
       if (!tree_node_in_arena(x)) return false;
       const detail::arena_tree_block *t = tree_value_traits::to_value_ptr(x);
       if (t->header.state != detail::arena_free || t->header.size <= slot_limit ||
-          t->header.size > bytes_to_top(block_of(x)) || t->check != check_word(t, t->header.size))
+          t->header.size > bytes_to_top(block_of(x)) || t->header.align_log2 != detail::arena_in_tree ||
+          t->check != tree_check_word(t, t->header.size, detail::arena_in_tree))
          return false;
       const tree_node header = tree_header();
       const tree_node parent = tree_node_traits::get_parent(x);
@@ -969,14 +1056,43 @@ private:
       }
    }
 
-   // The path an insert of a block of `size` bytes takes (the multiset's: after equal sizes).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_insert_path(std::size_t size) const noexcept
+   // Whether links l, read from a ring of blocks of `size` bytes, are a free tree block of this
+   // arena of that size, in the tree or in a ring (its check word for that place). Read before
+   // anything else of it: the links are in the arena.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool ring_member_sound(const detail::arena_ring_links *l, std::size_t size) const noexcept
    {
-      for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
-         check_tree_node(x);
-         x = size < tree_value_traits::to_value_ptr(x)->header.size ? tree_node_traits::get_left(x)
-                                                                    : tree_node_traits::get_right(x);
-      }
+      const detail::arena_tree_block *t = detail::tree_block_of(const_cast<detail::arena_ring_links *>(l));
+      if (!ba_detail_link_valid(t, detail::arena_granule - 1) || bytes_to_top(reinterpret_cast<const unsigned char *>(t)) < size)
+         return false;
+      const std::uint16_t place = t->header.align_log2;
+      return t->header.state == detail::arena_free && t->header.size == size && place <= detail::arena_in_ring &&
+             t->check == tree_check_word(t, size, place);
+   }
+
+   // ring_member_sound, and linked both ways with its neighbours (as glibc checks on unlink).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool ring_links_sound(const detail::arena_ring_links *l, std::size_t size) const noexcept
+   {
+      if (!ring_member_sound(l, size)) return false;
+      const detail::arena_ring_links *next = l->next, *previous = l->previous;
+      return ring_member_sound(next, size) && ring_member_sound(previous, size) && next->previous == l &&
+             previous->next == l;
+   }
+
+   // Before l leaves its ring: it and its neighbours, whose links the unlink rewrites. Reported
+   // at `via`, the block whose link led to l (l's own when it was found another way).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_ring_unlink(const detail::arena_ring_links *l, std::size_t size,
+                                                       const void *via) const noexcept
+   {
+      if (BOOST_UNLIKELY(!ring_links_sound(l, size))) report_corrupted(via);
+   }
+
+   // Before a block joins the ring after `at` (the tree's block of its size): `at` and its next,
+   // whose links the link rewrites.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void check_ring_link_after(const detail::arena_ring_links *at, std::size_t size) const noexcept
+   {
+      const detail::arena_ring_links *next = at->next;
+      if (BOOST_UNLIKELY(!ring_member_sound(next, size) || next->previous != at))
+         report_corrupted(detail::tree_block_of(const_cast<detail::arena_ring_links *>(at)));
    }
 
    // The bodies of the public calls, which take the guard first: the guard's frame must not be
@@ -1083,7 +1199,8 @@ private:
    std::size_t bytes_overhead_ = 0;
    std::size_t free_bytes_ = 0;
    std::uintptr_t key_ = 0;   // of the check words of free blocks (make_key)
-   detail::arena_tree tree_;
+   detail::arena_tree tree_;                  // one free block of each size over slot_limit
+   std::size_t tree_blocks_ = 0;              // those and the blocks in their rings
    std::size_t slot_heads_[detail::arena_slot_count] = {};    // slot lists' first blocks (addresses)
    std::size_t slot_counts_[detail::arena_slot_count] = {};
 };

@@ -23,6 +23,8 @@
 #include <boost/allocplus/core/dlmalloc.h>   // BOOST_ALLOCPLUS_CORE_ASAN
 #include <boost/allocplus/core/detail/free_list.h>
 
+#include <boost/intrusive/circular_list_algorithms.hpp>
+#include <boost/intrusive/parent_from_member.hpp>
 #include <boost/intrusive/set.hpp>
 
 #include <cstddef>
@@ -141,7 +143,7 @@ inline constexpr std::uint16_t arena_free = 0xF4EEu;
 struct arena_header {
    std::size_t size;          // bytes of the whole block: headers, lead and user bytes
    std::uint32_t lead;        // bytes from the block's start to the header before the user pointer
-   std::uint16_t align_log2;  // the alignment asked for, kept so a move keeps it
+   std::uint16_t align_log2;  // the alignment asked for, kept so a move keeps it (a free tree block: arena_in_tree or arena_in_ring)
    std::uint16_t state;       // arena_live or arena_free
 };
 static_assert(sizeof(arena_header) == arena_header_size, "a header is one granule");
@@ -155,15 +157,47 @@ struct arena_slot_block {
 };
 static_assert(sizeof(arena_slot_block) == arena_min_block, "the smallest block is a slot block");
 
-// A free block in the tree: its header, then the tree's hook. Same-size blocks sit side by side in
-// the multiset, so a lookup finds the first of them.
+// The free blocks over the slot limit of one size form a ring (Boost.Intrusive's circular list
+// algorithms over these links); the tree holds one block of each size and the others hang in its
+// ring, so freeing or taking a block of a size the tree has already leaves the tree as it is.
+struct arena_ring_links {
+   arena_ring_links *next;
+   arena_ring_links *previous;
+};
+
+struct arena_ring_node_traits {
+   using node = arena_ring_links;
+   using node_ptr = arena_ring_links *;
+   using const_node_ptr = const arena_ring_links *;
+   static node_ptr get_next(const_node_ptr n) noexcept { return n->next; }
+   static void set_next(node_ptr n, node_ptr next) noexcept { n->next = next; }
+   static node_ptr get_previous(const_node_ptr n) noexcept { return n->previous; }
+   static void set_previous(node_ptr n, node_ptr previous) noexcept { n->previous = previous; }
+};
+
+using arena_ring = boost::intrusive::circular_list_algorithms<arena_ring_node_traits>;
+
+// Where a free block over the slot limit is filed, kept in its header's align_log2 (unused while a
+// block is free) and mixed into its check word, so that a write after free cannot move it from
+// one to the other unnoticed.
+inline constexpr std::uint16_t arena_in_tree = 0;
+inline constexpr std::uint16_t arena_in_ring = 1;
+
+// A free block over the slot limit: its header, the tree's hook (used while it is the tree's block
+// of its size), the links of its size's ring, the check word.
 struct arena_tree_block {
    arena_header header;
    boost::intrusive::set_member_hook<boost::intrusive::optimize_size<true>,
                                      boost::intrusive::link_mode<boost::intrusive::normal_link>>
       hook;
+   arena_ring_links same_size;
    std::uintptr_t check;
 };
+
+inline arena_tree_block *tree_block_of(arena_ring_links *links) noexcept
+{
+   return boost::intrusive::get_parent_from_member(links, &arena_tree_block::same_size);
+}
 
 // Bytes of a tree block that stay addressable under ASan while it is free: the tree's code
 // (instrumented) reads and writes the hooks of other nodes when it rebalances.
@@ -180,7 +214,7 @@ struct arena_block_size_less {
 };
 
 using arena_tree =
-   boost::intrusive::multiset<arena_tree_block,
+   boost::intrusive::set<arena_tree_block,
                               boost::intrusive::member_hook<arena_tree_block, decltype(arena_tree_block::hook),
                                                             &arena_tree_block::hook>,
                               boost::intrusive::compare<arena_block_size_less>,
