@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <list>
@@ -947,8 +948,77 @@ BOOST_AUTO_TEST_CASE(a_ring_link_forged_to_a_stack_address_is_reported_never_fol
          (void)a.allocate(64);
          a.deallocate(first);    // the tree's block of its size
          a.deallocate(second);   // in its ring
-         forge_ring_next_link(first, on_the_stack + 48);
+         forge_ring_next_link(first, on_the_stack + 56);   // links of an aligned "block" on the stack
          void *p = a.allocate(20000);   // would take the forged ring member
+         std::printf("%p\n", p);
+      },
+      overwritten, buffer);
+}
+
+void forge_ring_previous_link(void *p, const void *to)
+{
+   write_after_free(static_cast<unsigned char *>(p) + 32, reinterpret_cast<std::uintptr_t>(to));
+}
+
+BOOST_AUTO_TEST_CASE(a_ring_link_forged_on_a_growth_into_a_ring_member_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         alignas(16) unsigned char on_the_stack[128];
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(1000);          // a block of 1024 bytes at the buffer's start
+         void *member = a.allocate(20000);    // right after p
+         (void)a.allocate(64);
+         void *head = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(head);     // the tree's block of its size
+         a.deallocate(member);   // in its ring
+         forge_ring_next_link(member, on_the_stack + 56);
+         std::printf("%d\n", a.try_resize_in_place(p, 15000));   // would unlink member
+      },
+      overwritten, buffer + 1024);
+}
+
+// A block taken into its neighbour is no free block any more, though its old links are still
+// there: a ring link forged to it must not hand out memory inside the live block.
+BOOST_AUTO_TEST_CASE(a_ring_link_forged_to_a_block_taken_by_a_growth_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   unsigned char *const heir_block = buffer + 1024 + 20016 + 80;
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(1000);           // 1024 bytes
+         unsigned char *n = static_cast<unsigned char *>(a.allocate(20000));   // 20016, after p
+         (void)a.allocate(64);
+         unsigned char *m = static_cast<unsigned char *>(a.allocate(20000));
+         (void)a.allocate(64);
+         a.deallocate(n);   // the tree's block of its size
+         a.deallocate(m);   // in its ring
+         if (!a.try_resize_in_place(p, 1024 + 20016 - 16)) std::abort();   // p takes all of n: m is the tree's now
+         forge_ring_next_link(m, n + 24);   // n's old links, inside p
+         forge_ring_previous_link(m, n + 24);
+         void *q = a.allocate(20000);   // would be n, inside p
+         std::printf("%p\n", q);
+      },
+      overwritten, heir_block);
+}
+
+// A node made its own parent and left child passes the checks of its neighbourhood (each link
+// points back); a lookup that followed it would never end.
+BOOST_AUTO_TEST_CASE(a_tree_link_forged_into_a_cycle_is_reported)
+{
+   alignas(16) static unsigned char buffer[1 << 17];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *big = a.allocate(20000);
+         (void)a.allocate(64);
+         a.deallocate(big);   // the tree's root
+         write_after_free(big, reinterpret_cast<std::uintptr_t>(big));   // its parent: itself
+         forge_tree_left_link(big, big);                                 // its left child: itself
+         void *p = a.allocate(20000);
          std::printf("%p\n", p);
       },
       overwritten, buffer);

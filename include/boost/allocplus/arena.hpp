@@ -390,6 +390,8 @@ private:
       const detail::arena_ring_links *l = first;
       do {
          if (counted++ > tree_blocks_ || !ring_links_sound(l, t.header.size)) return false;
+         if (l != first && detail::tree_block_of(const_cast<detail::arena_ring_links *>(l))->header.align_log2 != detail::arena_in_ring)
+            return false;   // only the tree's block is in the tree
          listed += t.header.size;
          l = l->next;
       } while (l != first);
@@ -623,6 +625,7 @@ private:
       const std::size_t size = t->header.size;
       if (t->same_size.next != &t->same_size) {
          detail::arena_ring_links *other = t->same_size.next;
+         if (BOOST_UNLIKELY(other->previous != &t->same_size)) report_corrupted(t);
          check_ring_unlink(other, size, t);
          ring_unlink(other);
          t = detail::tree_block_of(other);
@@ -751,7 +754,10 @@ private:
       for (unsigned char *b = begin; b != top;) {
          const std::size_t size = checked_walk_step(b, top);
          if (reinterpret_cast<detail::arena_header *>(b)->state == detail::arena_free) {
-            if (run == nullptr) run = b;
+            if (run == nullptr)
+               run = b;
+            else
+               retire_free_header(b, size);   // inside the run's block from now on
          } else if (run != nullptr) {
             refile(run, static_cast<std::size_t>(b - run));
             run = nullptr;
@@ -856,11 +862,21 @@ private:
       const std::size_t reach = old + next_size + (bump_follows ? bump_room() : 0);
       if (reach < need || !unlink_free_block(next, next_size)) return 0;
       free_bytes_ -= next_size;
+      retire_free_header(next, next_size);
       if (bump_follows) {
          move_bump_to(start + need);
          return need;
       }
       return split_size(start, old + next_size, need);
+   }
+
+   // A free block taken out of its store to become part of another block: its header stops saying
+   // "free" (a link forged to it must not find a sound free block inside a live one), and memcheck
+   // stops seeing the words the arena kept in it.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static void retire_free_header(unsigned char *b, std::size_t size) noexcept
+   {
+      reinterpret_cast<detail::arena_header *>(b)->state = 0;
+      detail::arena_vg_hide(b, size <= slot_limit ? sizeof(detail::arena_slot_block) : detail::arena_tree_node_bytes);
    }
 
    // Takes the free block at b (`size` bytes, filed in a slot list or the tree) out of its store,
@@ -906,6 +922,7 @@ private:
       }
       const tree_node x = tree_value_traits::to_node_ptr(t);
       if (t.same_size.next == &t.same_size) {
+         check_successor_path(x);
          check_rebalance_neighbourhood(x);
          tree_erase(t);
          return;
@@ -1014,8 +1031,10 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN tree_node checked_lower_bound(std::size_t need) const noexcept
    {
       tree_node best = nullptr;
+      unsigned depth = 0;
       for (tree_node x = tree_node_traits::get_parent(tree_header()); x != nullptr;) {
          check_tree_node(x);
+         check_depth(++depth, x);
          if (tree_value_traits::to_value_ptr(x)->header.size < need) {
             x = tree_node_traits::get_right(x);
          } else {
@@ -1029,8 +1048,20 @@ private:
    // An erase of x with two children moves its successor (the leftmost of its right subtree) up.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_successor_path(tree_node x) const noexcept
    {
-      for (x = tree_node_traits::get_right(x); x != nullptr; x = tree_node_traits::get_left(x)) check_tree_node(x);
+      unsigned depth = 0;
+      for (x = tree_node_traits::get_right(x); x != nullptr; x = tree_node_traits::get_left(x)) {
+         check_tree_node(x);
+         check_depth(++depth, x);
+      }
    }
+
+   // A red-black tree of blocks in an address space of 64 bits is never deeper than 2 * 64: a
+   // walk that goes further follows a cycle forged into free memory.
+   static void check_depth(unsigned depth, tree_node x) noexcept
+   {
+      if (BOOST_UNLIKELY(depth > tree_depth_limit)) report_corrupted(block_of(x));
+   }
+   static constexpr unsigned tree_depth_limit = 2 * 64;
 
    // An erase rebalances from the place a node leaves (x's, or its successor's when x has two
    // children) up to the root, rotating around the siblings of the nodes on the way and moving
@@ -1040,12 +1071,16 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_rebalance_neighbourhood(tree_node x) const noexcept
    {
       tree_node y = x;
-      if (tree_node_traits::get_left(x) != nullptr && tree_node_traits::get_right(x) != nullptr)
-         for (y = tree_node_traits::get_right(x); tree_node_traits::get_left(y) != nullptr;)
+      if (tree_node_traits::get_left(x) != nullptr && tree_node_traits::get_right(x) != nullptr) {
+         unsigned descent = 0;
+         for (y = tree_node_traits::get_right(x); tree_node_traits::get_left(y) != nullptr;) {
+            check_depth(++descent, x);
             y = tree_node_traits::get_left(y);
+         }
+      }
       const tree_node header = tree_header();
       for (unsigned depth = 0;; ++depth) {
-         if (BOOST_UNLIKELY(depth > 2 * 64)) report_corrupted(block_of(x));
+         check_depth(depth, x);
          check_tree_node(y);
          const tree_node parent = tree_node_traits::get_parent(y);
          if (parent == header) return;

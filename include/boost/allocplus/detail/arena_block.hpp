@@ -199,8 +199,8 @@ inline arena_tree_block *tree_block_of(arena_ring_links *links) noexcept
    return boost::intrusive::get_parent_from_member(links, &arena_tree_block::same_size);
 }
 
-// Bytes of a tree block that stay addressable under ASan while it is free: the tree's code
-// (instrumented) reads and writes the hooks of other nodes when it rebalances.
+// Bytes of a tree block that stay addressable under ASan while it is free: the tree's code and the
+// ring's (instrumented) read and write the links of other blocks when they rebalance or relink.
 inline constexpr std::size_t arena_tree_node_bytes =
    (sizeof(arena_tree_block) + arena_granule - 1) / arena_granule * arena_granule;
 
