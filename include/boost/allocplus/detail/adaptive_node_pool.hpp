@@ -26,13 +26,9 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported). Checked builds (level 1) keep a bit per node (beside the block: the header
-//   is the same in every build) and check, at constant cost, that a pointer given back is aligned
-//   as the nodes are, lies inside the span of the pool's blocks (before its header is read) and
-//   falls at a node's start: they report every double free and every foreign pointer outside the
-//   pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
-//   address (logarithmic; the tree is kept in every build: owns() and check() need it), so that
-//   a pointer inside the span but in no block is named before anything of it is read.
+//   free is reported); checked builds keep a bit per node and look every pointer up in the tree of
+//   the blocks by address (kept in every build: owns() needs it), and report every double free and
+//   every foreign pointer.
 // - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
 //   the pool's blocks (a mempool's superblocks).
 //
@@ -124,8 +120,7 @@ public:
    adaptive_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
                       const parameters &params) noexcept
       : pool_node_checks(owner, node_size, node_alignment), max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
-        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block)),
-        unit_shift_(static_cast<unsigned>(__builtin_ctzll(static_cast<unsigned long long>(align_))))
+        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block))
    {
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_CREATE_MEMPOOL_EXT(this, 0, 0, VALGRIND_MEMPOOL_METAPOOL | VALGRIND_MEMPOOL_AUTO_FREE);
@@ -230,7 +225,7 @@ public:
    //!   whose block header is not this pool's is reported (every build), and so is a node freed
    //!   twice (every build: the node freed last in its block, or a node of two words or more;
    //!   checked builds: always).
-   //! Complexity: constant (logarithmic in the blocks at checking level 2).
+   //! Complexity: constant (logarithmic in the blocks in checked builds).
    void deallocate(void *node) noexcept
    {
       prepare_free(node);
@@ -273,7 +268,7 @@ public:
       while (void *node = pop()) {
          const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
          prepare_free(node);
-         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) {
+         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED) {
             if (run) end_run();
             run = block_of(node);
             run_subblock = subblock;
@@ -319,15 +314,6 @@ public:
       return s;
    }
 
-   //! Effects: the constant-time checks of checking level 1 on a node given back, made by
-   //!   shared_pool before a thread's bin takes it: inside the span of the pool's blocks
-   //!   (check_could_be_node), then its block's header carries the pool's check word.
-   void check_given_back(const void *node) const noexcept
-   {
-      check_could_be_node(node);
-      (void)block_of(node);
-   }
-
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
    bool owns(const void *p) const noexcept
    {
@@ -356,7 +342,7 @@ private:
       address_hook by_address;       // in the tree of every block
       std::uintptr_t check_word;     // the pool's, for this header
       void *free_head = nullptr;     // the block's free nodes (protected links)
-      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node (note_allocated)
+      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node, set while in use
       std::uint32_t free_count = 0;
       std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
    };
@@ -388,14 +374,11 @@ private:
    unsigned bucket_of(std::size_t free_count) const noexcept { return static_cast<unsigned>((free_count - 1) >> bucket_shift_); }
 
    // What a node given back goes through before its block is read: the engines' first steps,
-   // and in checked builds, a pointer outside the span of the blocks (level 1: constant) or in no
-   // block (level 2: a search of the tree) is reported.
+   // and in checked builds, a pointer no block holds is reported.
    void prepare_free(void *node) const noexcept
    {
       note_given_back(node);
-      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
-      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && !owns(node))
-         report("a pointer that did not come from this pool is freed", node);
+      if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
    }
 
    // The step of every free: node (of b, checked by prepare_free) pushed on the free list whose
@@ -563,40 +546,26 @@ private:
    }
 
 
-   // Checked builds: a bit per unit of the node alignment in the block (at a node's start: set
-   // while the node is in use), so that a node's bit is found with a shift, not a division by the
-   // node size (index_in's). A node given back whose bit is off is a double free, or a pointer
-   // inside the block that is not a node's start (told apart by index_in when it is reported).
    unsigned char *bitmap_of(block_header *b) const noexcept { return b->in_use_bits; }
-   std::size_t bitmap_bytes() const noexcept { return ((geometry_.footprint() >> unit_shift_) + 7) / 8; }
-   std::size_t unit_of(const block_header *b, const void *node) const noexcept
-   {
-      return static_cast<std::size_t>(static_cast<const char *>(node) - block_start(b)) >> unit_shift_;
-   }
    void note_allocated(block_header *b, void *node) noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = unit_of(b, node);
+      const std::size_t i = index_in(b, node);
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
 #else
       (void)b, (void)node;
 #endif
    }
-   // (Requires: node is aligned as the nodes are and inside b: prepare_free and block_of checked it.)
    void note_freed(block_header *b, void *node) noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = unit_of(b, node);
-      if (BOOST_UNLIKELY(!(bitmap_of(b)[i / 8] & (1u << (i % 8))))) report_not_in_use(b, node);
+      const std::size_t i = index_in(b, node);
+      if (i == not_a_node) report("a pointer that did not come from this pool is freed", node);
+      if (!(bitmap_of(b)[i / 8] & (1u << (i % 8)))) report_double_free(node);
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] & ~(1u << (i % 8)));
 #else
       (void)b, (void)node;
 #endif
-   }
-   [[noreturn]] BOOST_NOINLINE void report_not_in_use(const block_header *b, const void *node) const noexcept
-   {
-      if (index_in(b, node) == not_a_node) report("a pointer that did not come from this pool is freed", node);
-      report_double_free(node);
    }
 
    std::size_t first_node_offset(std::size_t sub) const noexcept
@@ -617,7 +586,7 @@ private:
       if (!memory) return nullptr;
       unsigned char *bits = nullptr;
       if (BOOST_ALLOCPLUS_CHECKED) {
-         bits = static_cast<unsigned char *>(ba_calloc(1, bitmap_bytes()));
+         bits = static_cast<unsigned char *>(ba_calloc(1, (geometry_.nodes_per_block + 7) / 8));
          if (!bits) {
             ba_free(memory);
             return nullptr;
@@ -640,7 +609,6 @@ private:
       b->in_address_order = 1;
       b->free_count = static_cast<std::uint32_t>(geometry_.nodes_per_block);
       blocks_.insert(*b);
-      widen_block_span(start, start + geometry_.footprint());
       return b;
    }
 
@@ -668,10 +636,6 @@ private:
    {
       blocks_.erase(blocks_.iterator_to(*b));
       free_block(b);
-      if (blocks_.empty()) set_block_span(0, 0);
-      else
-         set_block_span(reinterpret_cast<std::uintptr_t>(block_start(&*blocks_.begin())),
-                        reinterpret_cast<std::uintptr_t>(block_start(&*blocks_.rbegin()) + geometry_.footprint()));
    }
    void free_block(block_header *b) noexcept
    {
@@ -693,7 +657,6 @@ private:
    const std::size_t max_free_blocks_;
    const adaptive_pool_geometry geometry_;
    const unsigned bucket_shift_;
-   const unsigned unit_shift_;         // log2 of the node alignment (the checked builds' bitmap)
    std::uint32_t nonempty_ = 0;        // bit i: buckets_[i] is not empty
    std::size_t in_use_ = 0;
    block_list buckets_[bucket_count];  // blocks with some nodes free, by their count
