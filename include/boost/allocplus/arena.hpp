@@ -625,7 +625,7 @@ private:
       const std::size_t size = t->header.size;
       if (t->same_size.next != &t->same_size) {
          detail::arena_ring_links *other = t->same_size.next;
-         if (BOOST_UNLIKELY(other->previous != &t->same_size)) report_corrupted(t);
+         if (BOOST_UNLIKELY(other->prev != &t->same_size)) report_corrupted(t);
          check_ring_unlink(other, size, t);
          ring_unlink(other);
          t = detail::tree_block_of(other);
@@ -1108,9 +1108,9 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool ring_links_sound(const detail::arena_ring_links *l, std::size_t size) const noexcept
    {
       if (!ring_member_sound(l, size)) return false;
-      const detail::arena_ring_links *next = l->next, *previous = l->previous;
-      return ring_member_sound(next, size) && ring_member_sound(previous, size) && next->previous == l &&
-             previous->next == l;
+      const detail::arena_ring_links *next = l->next, *prev = l->prev;
+      return ring_member_sound(next, size) && ring_member_sound(prev, size) && next->prev == l &&
+             prev->next == l;
    }
 
    // Before l leaves its ring: it and its neighbours, whose links the unlink rewrites. Reported
@@ -1126,7 +1126,7 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_ring_link_after(const detail::arena_ring_links *at, std::size_t size) const noexcept
    {
       const detail::arena_ring_links *next = at->next;
-      if (BOOST_UNLIKELY(!ring_member_sound(next, size) || next->previous != at))
+      if (BOOST_UNLIKELY(!ring_member_sound(next, size) || next->prev != at))
          report_corrupted(detail::tree_block_of(const_cast<detail::arena_ring_links *>(at)));
    }
 

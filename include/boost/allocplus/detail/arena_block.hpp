@@ -22,8 +22,8 @@
 
 #include <boost/allocplus/core/dlmalloc.h>   // BOOST_ALLOCPLUS_CORE_ASAN
 #include <boost/allocplus/core/detail/free_list.h>
+#include <boost/allocplus/detail/circular_links.hpp>
 
-#include <boost/intrusive/circular_list_algorithms.hpp>
 #include <boost/intrusive/parent_from_member.hpp>
 #include <boost/intrusive/set.hpp>
 
@@ -160,22 +160,8 @@ static_assert(sizeof(arena_slot_block) == arena_min_block, "the smallest block i
 // The free blocks over the slot limit of one size form a ring (Boost.Intrusive's circular list
 // algorithms over these links); the tree holds one block of each size and the others hang in its
 // ring, so freeing or taking a block of a size the tree has already leaves the tree as it is.
-struct arena_ring_links {
-   arena_ring_links *next;
-   arena_ring_links *previous;
-};
-
-struct arena_ring_node_traits {
-   using node = arena_ring_links;
-   using node_ptr = arena_ring_links *;
-   using const_node_ptr = const arena_ring_links *;
-   static node_ptr get_next(const_node_ptr n) noexcept { return n->next; }
-   static void set_next(node_ptr n, node_ptr next) noexcept { n->next = next; }
-   static node_ptr get_previous(const_node_ptr n) noexcept { return n->previous; }
-   static void set_previous(node_ptr n, node_ptr previous) noexcept { n->previous = previous; }
-};
-
-using arena_ring = boost::intrusive::circular_list_algorithms<arena_ring_node_traits>;
+using arena_ring_links = circular_links;
+using arena_ring = circular_links_algorithms;
 
 // Where a free block over the slot limit is filed, kept in its header's align_log2 (unused while a
 // block is free) and mixed into its check word, so that a write after free cannot move it from

@@ -8,7 +8,7 @@
 // driven by Boost.Intrusive's circular_list_algorithms; the value sits after them in raw storage
 // and is built and destroyed by the list through its allocator.
 
-#include <boost/intrusive/circular_list_algorithms.hpp>
+#include <boost/allocplus/detail/circular_links.hpp>
 
 #include <cstddef>
 #include <iterator>
@@ -25,22 +25,9 @@ namespace detail {
 //! The links of a node (and the list's header). `next` is the first word: a node's first word
 //! is also the link of a multiallocation_chain, so a node leaves a list for a burst
 //! deallocation with one store.
-struct list_links {
-   list_links *next;
-   list_links *prev;
-};
-
-struct list_node_traits {
-   using node = list_links;
-   using node_ptr = list_links *;
-   using const_node_ptr = const list_links *;
-   static node_ptr get_next(const_node_ptr n) noexcept { return n->next; }
-   static void set_next(node_ptr n, node_ptr next) noexcept { n->next = next; }
-   static node_ptr get_previous(const_node_ptr n) noexcept { return n->prev; }
-   static void set_previous(node_ptr n, node_ptr prev) noexcept { n->prev = prev; }
-};
-
-using list_algorithms = boost::intrusive::circular_list_algorithms<list_node_traits>;
+using list_links = circular_links;
+using list_node_traits = circular_links_traits;
+using list_algorithms = circular_links_algorithms;
 
 //! A node: the links, then room for one T (built by the list's allocator).
 template <class T>
