@@ -491,6 +491,13 @@ BOOST_AUTO_TEST_CASE(the_pools_misuse_checks_are_reached_through_the_resources)
    allocplus_test::expect_report([&] { u.deallocate(foreign, 24, 8); },
                                  "ba::unsynchronized_pool_resource: a pointer that did not come from this pool is freed",
                                  foreign);
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   // (Aligned and inside the pool's blocks, not a node's start: the lookup, level 2.)
+   void *inside = static_cast<char *>(q) + 8;
+   allocplus_test::expect_report([&] { u.deallocate(inside, 24, 8); },
+                                 "ba::unsynchronized_pool_resource: a pointer that did not come from this pool is freed",
+                                 inside);
+#endif
    u.deallocate(p, 24, 8);
    u.deallocate(q, 24, 8);
 

@@ -500,11 +500,42 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
    c.deallocate(p, 1);
    c.deallocate(q, 1);   // a one-word node: no mark; the bitmap sees the double free
    allocplus_test::expect_report([&] { c.deallocate(p, 1); }, "ba::private_adaptive_pool: double free of a node", p);
+   // Inside a block of the pool: misaligned (the constant-time check before the header is read),
+   // and aligned but not at a node's start (the bitmap, then the node's index, tell it).
+   pap<std::uint64_t[3]> d;
+   auto *n = d.allocate(1);
+   auto *misaligned = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(n) + 4);
+   allocplus_test::expect_report([&] { d.deallocate(misaligned, 1); },
+                                 "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", misaligned);
+   auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(n) + 8);
+   allocplus_test::expect_report([&] { d.deallocate(inside, 1); },
+                                 "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", inside);
+   d.deallocate(n, 1);
    const child_outcome out = run_in_child([] {
       pap<int> leaky;
       (void)leaky.allocate(1);
       (void)leaky.allocate(1);
    });
    BOOST_TEST(out.err.find("ba::private_adaptive_pool: a pool destroyed with 2 node(s) still in use") != std::string::npos);
+}
+#endif
+
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+// Checking level 2 (adaptive_pool_expensive_test): what needs a search or a walk.
+BOOST_AUTO_TEST_CASE(level_2_reports_what_the_lookups_find)
+{
+   // A node of one word (no mark) freed again while it waits in the thread's bin: a walk of the bin.
+   ba::adaptive_pool<char> shared;
+   char *p = shared.allocate(1), *q = shared.allocate(1);
+   allocplus_test::expect_report([&] { shared.deallocate(p, 1); shared.deallocate(q, 1); shared.deallocate(p, 1); },
+                                 "ba::adaptive_pool: double free of a node (held in a thread's bin)", p);
+   // A node given back as an array: a search of the pool's blocks.
+   pap<std::uint64_t> c;
+   std::uint64_t *n = c.allocate(1);
+   allocplus_test::expect_report([&] { c.deallocate(n, 3); },
+                                 "ba::private_adaptive_pool: a node is given back as an array (deallocate(p, n) with n != 1)", n);
+   c.deallocate(n, 1);
+   shared.deallocate(p, 1);
+   shared.deallocate(q, 1);
 }
 #endif

@@ -195,9 +195,14 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
    allocplus_test::expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
                                  "ba::node_allocator: double free of a node (held in a thread's bin)", p);
 #endif
+   // (Checked before the thread's bin takes it: outside the span of the pool's blocks, or
+   // misaligned, at level 1; not a node of the pool, at level 2.)
    payload other{};
    allocplus_test::expect_report([&] { a.deallocate(&other, 1); },
                                  "ba::node_allocator: a pointer that did not come from this pool is freed", &other);
+   payload *misaligned = reinterpret_cast<payload *>(reinterpret_cast<char *>(p) + 4);
+   allocplus_test::expect_report([&] { a.deallocate(misaligned, 1); },
+                                 "ba::node_allocator: a pointer that did not come from this pool is freed", misaligned);
    a.deallocate(p, 1);
    a.deallocate(q, 1);
 }

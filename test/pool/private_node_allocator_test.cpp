@@ -476,11 +476,13 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
    std::uint64_t *p = a.allocate(1);
    expect_report([&] { a.deallocate(p, 1); a.deallocate(p, 1); },
                  "ba::private_node_allocator: double free of a node", p);
+   // (Outside the span of the pool's blocks, and misaligned: constant-time checks, level 1.)
    std::uint64_t other = 0;
    expect_report([&] { a.deallocate(&other, 1); },
                  "ba::private_node_allocator: a pointer that did not come from this pool is freed", &other);
-   expect_report([&] { a.deallocate(p, 3); },
-                 "ba::private_node_allocator: a node is given back as an array (deallocate(p, n) with n != 1)", p);
+   std::uint64_t *misaligned = reinterpret_cast<std::uint64_t *>(reinterpret_cast<char *>(p) + 4);
+   expect_report([&] { a.deallocate(misaligned, 1); },
+                 "ba::private_node_allocator: a pointer that did not come from this pool is freed", misaligned);
    pna<std::uint64_t> fresh;
    expect_report([&] { fresh.deallocate(p, 1); },
                  "ba::private_node_allocator: a node is given back to an allocator that has none (a pointer from "
@@ -488,6 +490,46 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
                  p);
    a.deallocate(p, 1);
 }
+
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+// What only the lookup of every pointer in the pool's blocks finds (a bit per node, a search of
+// the tree of blocks): checking level 2.
+BOOST_AUTO_TEST_CASE(level_2_reports_what_the_lookup_finds)
+{
+   using allocplus_test::expect_report;
+   pna<std::uint64_t> a;
+   std::uint64_t *p = a.allocate(1), *q = a.allocate(1);
+   // A node of one word (no mark) freed again after another one.
+   expect_report([&] { a.deallocate(p, 1); a.deallocate(q, 1); a.deallocate(p, 1); },
+                 "ba::private_node_allocator: double free of a node", p);
+   expect_report([&] { a.deallocate(p, 3); },
+                 "ba::private_node_allocator: a node is given back as an array (deallocate(p, n) with n != 1)", p);
+   // Aligned as the nodes are and inside the pool's blocks, but not a node's start.
+   pna<std::pair<void *, void *>> b;
+   auto *n = b.allocate(1);
+   auto *inside = reinterpret_cast<std::pair<void *, void *> *>(reinterpret_cast<char *>(n) + sizeof(void *));
+   expect_report([&] { b.deallocate(inside, 1); },
+                 "ba::private_node_allocator: a pointer that did not come from this pool is freed", inside);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+   b.deallocate(n, 1);
+}
+#else
+// Level 1 makes constant-time checks only: a pointer inside the pool's blocks, aligned as the
+// nodes are, is taken as a node without a lookup (this fails if the lookup runs at level 1).
+BOOST_AUTO_TEST_CASE(level_1_does_not_look_pointers_up)
+{
+   pna<std::pair<void *, void *>> b;
+   auto *n = b.allocate(1);
+   auto *inside = reinterpret_cast<std::pair<void *, void *> *>(reinterpret_cast<char *>(n) + sizeof(void *));
+   const child_outcome out = run_in_child([&] { b.deallocate(inside, 1); });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.exit_code == 0);
+   BOOST_TEST(out.signal == 0);
+   BOOST_TEST(out.err.empty());
+   b.deallocate(n, 1);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(checked_builds_report_a_leaking_pool)
 {

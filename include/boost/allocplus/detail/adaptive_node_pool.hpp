@@ -26,9 +26,13 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported); checked builds keep a bit per node and look every pointer up in the tree of
-//   the blocks by address (kept in every build: owns() needs it), and report every double free and
-//   every foreign pointer.
+//   free is reported). Checked builds (level 1) keep a bit per node (beside the block: the header
+//   is the same in every build) and check, at constant cost, that a pointer given back is aligned
+//   as the nodes are, lies inside the span of the pool's blocks (before its header is read) and
+//   falls at a node's start: they report every double free and every foreign pointer outside the
+//   pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
+//   address (logarithmic; the tree is kept in every build: owns() and check() need it), so that
+//   a pointer inside the span but in no block is named before anything of it is read.
 // - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
 //   the pool's blocks (a mempool's superblocks).
 //
@@ -120,7 +124,8 @@ public:
    adaptive_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
                       const parameters &params) noexcept
       : pool_node_checks(owner, node_size, node_alignment), max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
-        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block))
+        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block)),
+        unit_shift_(static_cast<unsigned>(__builtin_ctzll(static_cast<unsigned long long>(align_))))
    {
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_CREATE_MEMPOOL_EXT(this, 0, 0, VALGRIND_MEMPOOL_METAPOOL | VALGRIND_MEMPOOL_AUTO_FREE);
@@ -225,7 +230,7 @@ public:
    //!   whose block header is not this pool's is reported (every build), and so is a node freed
    //!   twice (every build: the node freed last in its block, or a node of two words or more;
    //!   checked builds: always).
-   //! Complexity: constant (logarithmic in the blocks in checked builds).
+   //! Complexity: constant (logarithmic in the blocks at checking level 2).
    void deallocate(void *node) noexcept
    {
       prepare_free(node);
@@ -268,7 +273,7 @@ public:
       while (void *node = pop()) {
          const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
          prepare_free(node);
-         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED) {
+         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) {
             if (run) end_run();
             run = block_of(node);
             run_subblock = subblock;
@@ -314,6 +319,15 @@ public:
       return s;
    }
 
+   //! Effects: the constant-time checks of checking level 1 on a node given back, made by
+   //!   shared_pool before a thread's bin takes it: inside the span of the pool's blocks
+   //!   (check_could_be_node), then its block's header carries the pool's check word.
+   void check_given_back(const void *node) const noexcept
+   {
+      check_could_be_node(node);
+      (void)block_of(node);
+   }
+
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
    bool owns(const void *p) const noexcept
    {
@@ -338,11 +352,14 @@ private:
 
    // The header of a block, at its start.
    struct block_header {
-      bucket_hook in_bucket;         // first: its first word is a pointer (even), not a link (odd)
-      address_hook by_address;       // in the tree of every block
+      // First, so that the first word of every sub-block is written once, when the block is made
+      // (even here, odd in a sub-block's link): block_of reads it without the pool's lock, before
+      // a thread's bin takes a node, while another thread relinks the block's hooks under it.
       std::uintptr_t check_word;     // the pool's, for this header
+      bucket_hook in_bucket;
+      address_hook by_address;       // in the tree of every block
       void *free_head = nullptr;     // the block's free nodes (protected links)
-      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node, set while in use
+      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node (note_allocated)
       std::uint32_t free_count = 0;
       std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
    };
@@ -374,11 +391,14 @@ private:
    unsigned bucket_of(std::size_t free_count) const noexcept { return static_cast<unsigned>((free_count - 1) >> bucket_shift_); }
 
    // What a node given back goes through before its block is read: the engines' first steps,
-   // and in checked builds, a pointer no block holds is reported.
+   // and in checked builds, a pointer outside the span of the blocks (level 1: constant) or in no
+   // block (level 2: a search of the tree) is reported.
    void prepare_free(void *node) const noexcept
    {
       note_given_back(node);
-      if (BOOST_ALLOCPLUS_CHECKED && !owns(node)) report("a pointer that did not come from this pool is freed", node);
+      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
+      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && !owns(node))
+         report("a pointer that did not come from this pool is freed", node);
    }
 
    // The step of every free: node (of b, checked by prepare_free) pushed on the free list whose
@@ -478,14 +498,15 @@ private:
       }
    }
 
+   // (Even: told apart from a sub-block's link, odd.)
    std::uintptr_t check_word_of(const block_header *b) const noexcept
    {
-      return reinterpret_cast<std::uintptr_t>(b) ^ ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret();
+      return (reinterpret_cast<std::uintptr_t>(b) ^ ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret()) & ~std::uintptr_t(1);
    }
    // The word at the start of each sub-block but the first of a block of several: the header's
    // address, mixed with the sub-block's and the secret (a forged one leads to a header whose
-   // check fails), and odd (the first sub-block starts with the header, whose first word is a
-   // pointer of the bucket lists: even).
+   // check fails), and odd (the first sub-block starts with the header, whose first word is its
+   // check word: even).
    std::uintptr_t subblock_link(const char *subblock, const block_header *b) const noexcept
    {
       return (reinterpret_cast<std::uintptr_t>(b) ^ reinterpret_cast<std::uintptr_t>(subblock) ^ pool_secret()) | 1u;
@@ -546,26 +567,40 @@ private:
    }
 
 
+   // Checked builds: a bit per unit of the node alignment in the block (at a node's start: set
+   // while the node is in use), so that a node's bit is found with a shift, not a division by the
+   // node size (index_in's). A node given back whose bit is off is a double free, or a pointer
+   // inside the block that is not a node's start (told apart by index_in when it is reported).
    unsigned char *bitmap_of(block_header *b) const noexcept { return b->in_use_bits; }
+   std::size_t bitmap_bytes() const noexcept { return ((geometry_.footprint() >> unit_shift_) + 7) / 8; }
+   std::size_t unit_of(const block_header *b, const void *node) const noexcept
+   {
+      return static_cast<std::size_t>(static_cast<const char *>(node) - block_start(b)) >> unit_shift_;
+   }
    void note_allocated(block_header *b, void *node) noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = index_in(b, node);
+      const std::size_t i = unit_of(b, node);
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
 #else
       (void)b, (void)node;
 #endif
    }
+   // (Requires: node is aligned as the nodes are and inside b: prepare_free and block_of checked it.)
    void note_freed(block_header *b, void *node) noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = index_in(b, node);
-      if (i == not_a_node) report("a pointer that did not come from this pool is freed", node);
-      if (!(bitmap_of(b)[i / 8] & (1u << (i % 8)))) report_double_free(node);
+      const std::size_t i = unit_of(b, node);
+      if (BOOST_UNLIKELY(!(bitmap_of(b)[i / 8] & (1u << (i % 8))))) report_not_in_use(b, node);
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] & ~(1u << (i % 8)));
 #else
       (void)b, (void)node;
 #endif
+   }
+   [[noreturn]] BOOST_NOINLINE void report_not_in_use(const block_header *b, const void *node) const noexcept
+   {
+      if (index_in(b, node) == not_a_node) report("a pointer that did not come from this pool is freed", node);
+      report_double_free(node);
    }
 
    std::size_t first_node_offset(std::size_t sub) const noexcept
@@ -586,7 +621,7 @@ private:
       if (!memory) return nullptr;
       unsigned char *bits = nullptr;
       if (BOOST_ALLOCPLUS_CHECKED) {
-         bits = static_cast<unsigned char *>(ba_calloc(1, (geometry_.nodes_per_block + 7) / 8));
+         bits = static_cast<unsigned char *>(ba_calloc(1, bitmap_bytes()));
          if (!bits) {
             ba_free(memory);
             return nullptr;
@@ -595,7 +630,7 @@ private:
       char *start = static_cast<char *>(memory);
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_FREELIKE_BLOCK(memory, 0);
-      VALGRIND_MEMPOOL_ALLOC(this, memory, geometry_.request_bytes);
+      VALGRIND_MEMPOOL_ALLOC(this, memcheck_chunk(start), geometry_.request_bytes - sizeof(std::uintptr_t));
       VALGRIND_MAKE_MEM_DEFINED(memory, geometry_.request_bytes);
 #endif
       block_header *b = ::new (static_cast<void *>(start + geometry_.header_offset)) block_header;
@@ -609,6 +644,7 @@ private:
       b->in_address_order = 1;
       b->free_count = static_cast<std::uint32_t>(geometry_.nodes_per_block);
       blocks_.insert(*b);
+      widen_block_span(start, start + geometry_.footprint());
       return b;
    }
 
@@ -636,7 +672,17 @@ private:
    {
       blocks_.erase(blocks_.iterator_to(*b));
       free_block(b);
+      if (blocks_.empty()) set_block_span(0, 0);
+      else
+         set_block_span(reinterpret_cast<std::uintptr_t>(block_start(&*blocks_.begin())),
+                        reinterpret_cast<std::uintptr_t>(block_start(&*blocks_.rbegin()) + geometry_.footprint()));
    }
+#if defined(BA_DETAIL_VALGRIND)
+   // The superblock memcheck is told of starts at the header's bucket hook, past the check word:
+   // the pool's pointers to a block (its bucket list's) then point at a chunk's start, so that a
+   // block the pool keeps is not reported as possibly lost.
+   static char *memcheck_chunk(char *start) noexcept { return start + sizeof(std::uintptr_t); }
+#endif
    void free_block(block_header *b) noexcept
    {
       char *start = block_start(b);
@@ -644,7 +690,7 @@ private:
       ASAN_UNPOISON_MEMORY_REGION(start, geometry_.request_bytes);
 #endif
 #if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MEMPOOL_FREE(this, start);
+      VALGRIND_MEMPOOL_FREE(this, memcheck_chunk(start));
       VALGRIND_MALLOCLIKE_BLOCK(start, geometry_.request_bytes, 0, 0);
       VALGRIND_MAKE_MEM_DEFINED(start, geometry_.request_bytes);
 #endif
@@ -657,6 +703,7 @@ private:
    const std::size_t max_free_blocks_;
    const adaptive_pool_geometry geometry_;
    const unsigned bucket_shift_;
+   const unsigned unit_shift_;         // log2 of the node alignment (the checked builds' bitmap)
    std::uint32_t nonempty_ = 0;        // bit i: buckets_[i] is not empty
    std::size_t in_use_ = 0;
    block_list buckets_[bucket_count];  // blocks with some nodes free, by their count

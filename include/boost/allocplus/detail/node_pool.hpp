@@ -15,9 +15,12 @@
 //   node is reported instead of becoming an allocation at the writer's address.
 // - A free node of two words or more carries the pool's mark in its second word: freeing a node
 //   that carries it is a double free (reported, at constant cost, in every build). Checked builds
-//   (BOOST_ALLOCPLUS_CHECKED) keep a bit per node in its block and find the block of every pointer
-//   (a tree of the blocks by address), so they report every double free and every pointer that
-//   did not come from the pool.
+//   (BOOST_ALLOCPLUS_CHECKED, level 1) add what costs a comparison or two: a pointer freed that is
+//   not aligned as the nodes are or lies outside the span of the pool's blocks is reported. Level 2
+//   (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) keeps a bit per node in its block and finds the block of
+//   every pointer allocated and freed in the tree of the blocks by address (logarithmic), so it
+//   reports every double free and every pointer that did not come from the pool. (The tree is kept
+//   in every build: release_free_blocks() walks it in address order, owns() searches it.)
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
@@ -160,12 +163,14 @@ public:
 
    //! Requires: node came from this pool and is in use.
    //! Effects: puts node on the free list. A node freed twice is reported: in every build when it
-   //!   is the node freed last, or a node of two words or more; in checked builds always, and so is
-   //!   a pointer from elsewhere.
-   //! Complexity: constant (logarithmic in the blocks, in checked builds).
+   //!   is the node freed last, or a node of two words or more; at checking level 2 always. A
+   //!   pointer from elsewhere is reported at level 1 when it is misaligned or outside the span of
+   //!   the pool's blocks, at level 2 always.
+   //! Complexity: constant (logarithmic in the blocks at checking level 2).
    void deallocate(void *node) noexcept
    {
       note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
+      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
       note_freed(node);
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list.
@@ -207,9 +212,13 @@ public:
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.
    bool owns(const void *p) const noexcept { return block_of(p) != nullptr; }
 
+   //! Effects: the constant-time checks of checking level 1 on a node given back
+   //!   (check_could_be_node); shared_pool makes them before a thread's bin takes the node.
+   void check_given_back(const void *node) const noexcept { check_could_be_node(node); }
+
 private:
-   // The header of a block, first in it: its place in the tree of blocks (by address), and, in
-   // checked builds, a bit per node (set while the node is in use) after it.
+   // The header of a block, first in it: its place in the tree of blocks (by address), and, at
+   // checking level 2, a bit per node (set while the node is in use) after it.
    struct block_header : boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>> {
    };
    struct by_address {
@@ -232,7 +241,7 @@ private:
    static constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) & ~(to - 1); }
    static constexpr std::size_t bitmap_bytes(std::size_t nodes) noexcept
    {
-      return BOOST_ALLOCPLUS_CHECKED ? (nodes + 7) / 8 : 0;
+      return BOOST_ALLOCPLUS_CHECKED_EXPENSIVE ? (nodes + 7) / 8 : 0;
    }
 
    std::size_t block_bytes() const noexcept { return first_node_ + nodes_per_block_ * node_size_; }
@@ -255,11 +264,12 @@ private:
       return b;
    }
 
-   // Checked builds: the node's in-use bit goes on (allocated) and off (freed); a free of a node
-   // whose bit is off, or of a pointer no block holds, is reported.
+   // Checking level 2: the node's in-use bit goes on (allocated) and off (freed); a free of a node
+   // whose bit is off, or of a pointer no block holds, is reported. (A search of the tree on every
+   // node allocated and freed: not at level 1, which only adds constant-time checks.)
    void note_allocated(void *node) noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
       block_header *b = block_of(node);
       std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
       bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
@@ -269,7 +279,7 @@ private:
    }
    void note_freed(void *node) noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
       block_header *b = block_of(node);
       if (!b) report("a pointer that did not come from this pool is freed", node);
       std::size_t i = static_cast<std::size_t>(static_cast<char *>(node) - first_node_of(b)) / node_size_;
@@ -293,9 +303,10 @@ private:
       VALGRIND_MAKE_MEM_DEFINED(memory, first_node_);
 #endif
       block_header *b = ::new (memory) block_header;
-      if (BOOST_ALLOCPLUS_CHECKED) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
+      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) std::memset(bitmap_of(b), 0, bitmap_bytes(nodes_per_block_));
       blocks_.insert(*b);
       char *first = first_node_of(b);
+      widen_block_span(first, first + nodes_per_block_ * node_size_);
       // (Called when the newest block is carved to its end: nothing of it is dropped.)
       carve_next_ = first + node_size_;
       carve_end_ = first + nodes_per_block_ * node_size_;
@@ -372,6 +383,13 @@ inline std::size_t node_pool::release_free_blocks() noexcept
          ++it;
       }
       node = block_last;
+   }
+   if (blocks_.empty()) {
+      set_block_span(0, 0);
+   } else {
+      block_header *low = &*blocks_.begin(), *high = &*blocks_.rbegin();
+      set_block_span(reinterpret_cast<std::uintptr_t>(first_node_of(low)),
+                     reinterpret_cast<std::uintptr_t>(first_node_of(high) + nodes_per_block_ * node_size_));
    }
    // The nodes of the blocks kept go back on the list, highest address first, so that the
    // lowest comes out first.

@@ -103,6 +103,21 @@ public:
 #endif
       if (carries_marks() && BOOST_UNLIKELY(marked(node))) report_double_free(node);
    }
+   //! Effects: reports a pointer that cannot be a node of the pool: one not aligned as its nodes
+   //!   are, or outside the span of its blocks (from the lowest block's start to the highest
+   //!   one's end). Constant time: checking level 1 calls it on every node given back (a pointer
+   //!   inside the span that is not a node is left to level 2's lookup). Needs no lock: the span
+   //!   only grows while a node of it is in use, and a read of it mixing two updates still holds
+   //!   every block of a node in use, so a node of the pool is never reported.
+   void check_could_be_node(const void *node) const noexcept
+   {
+      const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(node);
+      const std::uintptr_t low = __atomic_load_n(&span_low_, __ATOMIC_RELAXED);
+      const std::uintptr_t high = __atomic_load_n(&span_high_, __ATOMIC_RELAXED);
+      if (BOOST_UNLIKELY((p & (align_ - 1)) != 0 || p - low >= high - low))
+         report("a pointer that did not come from this pool is freed", node);
+   }
+
    //! A node that goes into a thread's bin or comes out of one: it carries the mark while it is
    //! there, as in the pool's list.
    void mark_free(void *node) const noexcept { set_mark(node); }
@@ -152,6 +167,21 @@ protected:
           || (carries_marks() && BOOST_UNLIKELY(static_cast<const std::uintptr_t *>(node)[1] == pool_mark));
    }
 
+   // The span of the pool's blocks (check_could_be_node): widened when a block is made, set anew
+   // (from the lowest and highest blocks left) when blocks go back to the core; empty without
+   // blocks. (Stored as relaxed atomics: a shared pool's threads read it without the lock.)
+   void widen_block_span(const void *start, const void *end) noexcept
+   {
+      const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(start), e = reinterpret_cast<std::uintptr_t>(end);
+      const std::uintptr_t low = span_low_, high = span_high_;
+      set_block_span(low == high || s < low ? s : low, low == high || e > high ? e : high);
+   }
+   void set_block_span(std::uintptr_t low, std::uintptr_t high) noexcept
+   {
+      __atomic_store_n(&span_low_, low, __ATOMIC_RELAXED);
+      __atomic_store_n(&span_high_, high, __ATOMIC_RELAXED);
+   }
+
    [[noreturn]] void report_double_free(const void *node) const noexcept { report("double free of a node", node); }
    [[noreturn]] void report_corrupted(const void *node) const noexcept
    {
@@ -168,6 +198,8 @@ protected:
    const char *const owner_;   // the allocator, named in reports
    const std::size_t align_;
    const std::size_t node_size_;
+   std::uintptr_t span_low_ = 0;    // the span of the blocks: [low, high); empty when equal
+   std::uintptr_t span_high_ = 0;
 };
 
 }}} // namespace boost::allocplus::detail

@@ -42,8 +42,9 @@ public:
    }
 
    //! Requires: p comes from allocate(n) (or allocate_at_least, count n) of an allocator equal to
-   //!   this one. Effects: frees p. Throws: nothing. Checked builds report a node of the pool
-   //!   given back as an array (n != 1). Complexity: constant.
+   //!   this one. Effects: frees p. Throws: nothing. Checking level 2 reports a node of the
+   //!   pool given back as an array (n != 1). Complexity: constant (at level 2, an array given
+   //!   back is looked up in the pool's blocks: logarithmic).
    void deallocate(T *p, size_type n) noexcept
    {
       if (BOOST_LIKELY(n == 1)) {
@@ -192,9 +193,11 @@ private:
    Derived &derived() noexcept { return static_cast<Derived &>(*this); }
    const Derived &derived() const noexcept { return static_cast<const Derived &>(*this); }
 
+   // Checking level 2: owns_node searches the pool's blocks (logarithmic), so an array given back
+   // is looked up there only at level 2.
    void check_not_a_node(const void *p) const noexcept
    {
-#if BOOST_ALLOCPLUS_CHECKED
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
       if (derived().owns_node(p)) {
          char message[128];
          std::snprintf(message, sizeof message, "%s: a node is given back as an array (deallocate(p, n) with n != 1)",

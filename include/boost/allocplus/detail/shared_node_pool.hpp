@@ -43,8 +43,8 @@
 namespace boost { namespace allocplus { namespace detail {
 
 //! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, deallocate, deallocate_many, next_free,
-//! poison, unpoison, owns, statistics, release_free_blocks, report, node_size, node_alignment, and
-//! the types parameters and statistics_type.
+//! poison, unpoison, owns, check_given_back, statistics, release_free_blocks, report, node_size,
+//! node_alignment, and the types parameters and statistics_type.
 template <class Pool>
 class BOOST_SYMBOL_VISIBLE shared_pool {
 public:
@@ -81,10 +81,14 @@ public:
 
    //! Requires: node came from this pool. Effects: gives it back (to the thread's bin). A node
    //!   freed twice is reported (a node of one word: when it is the last one the thread freed).
+   //!   Checked builds report, before the bin takes it, a pointer that cannot be a node of the
+   //!   pool (the engine's check_given_back, constant time); level 2 sends every node through the
+   //!   slow path, which looks it up in the pool and walks the bin.
    void deallocate(void *node) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (!BOOST_ALLOCPLUS_CHECKED && bins_usable()) {
+      if (!BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && bins_usable()) {
+         if (BOOST_ALLOCPLUS_CHECKED) pool_.check_given_back(node);
          pool_.check_not_free(node);
          if (ba_detail_pool_cache_push(cls_, node)) {
             pool_.mark_free(node);
@@ -285,11 +289,11 @@ private:
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
-      if (BOOST_ALLOCPLUS_CHECKED && bin) {
-         // What the pool checks when a node comes back to it, checked before the bin takes it
-         // (the walk of the bin, linear, at checking level 2 only).
+      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && bin) {
+         // Checking level 2: what the pool checks when a node comes back to it (a search of its
+         // blocks, logarithmic), checked before the bin takes it, and a walk of the bin (linear).
          if (!owns(node)) pool_.report("a pointer that did not come from this pool is freed", node);
-         if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) check_not_in_bin(bin, node);
+         check_not_in_bin(bin, node);
       }
       if (bin) pool_.check_not_free(node);
       if (bin && bin->room == 0) {
