@@ -352,9 +352,10 @@ private:
 
    // The header of a block, at its start.
    struct block_header {
-      // First, so that the first word of every sub-block is written once, when the block is made
-      // (even here, odd in a sub-block's link): block_of reads it without the pool's lock, before
-      // a thread's bin takes a node, while another thread relinks the block's hooks under it.
+      // First, so that the first word of every sub-block is written only when the block is made
+      // and when it goes back to the core (no node of it in use then): block_of reads it without
+      // the pool's lock, before a thread's bin takes a node, while another thread relinks the
+      // block's hooks under the lock. (Even here, odd in a sub-block's link.)
       std::uintptr_t check_word;     // the pool's, for this header
       bucket_hook in_bucket;
       address_hook by_address;       // in the tree of every block

@@ -8,13 +8,14 @@
 // for its duration, and a call from another thread meanwhile stops the program through the
 // diagnostic handler. A thread may re-enter. Release builds check nothing.
 //
-// The mark is a relaxed load and a store on entry and a load and a store on exit, not a
-// compare-and-swap: the guard runs on every node a private pool makes or frees, where a locked
-// instruction would cost more than the node. A second thread is caught when it enters while the
-// first is inside (it sees the first's mark) or when the first leaves while the second is inside
-// (the mark is no longer the first's); two threads that enter within the same few instructions may
-// both pass the entry, and one of them is caught on its way out unless the other has left
-// already.
+// Level 1 marks with a relaxed load and store on entry and on exit, not a locked instruction: the
+// guard runs on every node a private pool makes or frees, where a compare-and-swap costs more than
+// the node. That is a best effort: a thread that enters while another's mark is visible is caught,
+// and so is one that leaves while another's mark has replaced its own; two threads that enter
+// within the time a store takes to become visible to the other core can both pass unseen. Threads
+// that share such an object all the time meet where the mark is visible within microseconds; one
+// that does so once may go unreported. Level 2 (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) takes the mark
+// with a compare-and-swap: a thread that enters while another is inside is always caught.
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
@@ -40,25 +41,29 @@ class single_thread_user {
 class single_thread_guard {
 public:
    //! Effects (checked builds): when another thread is inside the object, reports
-   //!   "<owner>: used from two threads at once" at `object` (the program stops).
+   //!   "<owner>: used from two threads at once" at `object` (the program stops): at level 2
+   //!   always, at level 1 as far as the other thread's mark is visible (above).
    BOOST_FORCEINLINE single_thread_guard(single_thread_user &user, const char *owner, const void *object) noexcept
 #if BOOST_ALLOCPLUS_CHECKED
-      : user_(user)
+      : user_(user), owner_(owner), object_(object)
    {
-      const std::uintptr_t inside = user_.thread_.load(std::memory_order_relaxed);
-      if (inside == 0) {
-         user_.thread_.store(self_ = current_thread(), std::memory_order_relaxed);
-      } else if (inside != current_thread()) {
-         report_two_threads(owner, object);
+      const std::uintptr_t me = current_thread();
+      std::uintptr_t inside = user_.thread_.load(std::memory_order_relaxed);
+      if (inside == me) return;   // re-entered: the outermost guard leaves
+      if (BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) {
+         inside = 0;
+         if (!user_.thread_.compare_exchange_strong(inside, me, std::memory_order_acquire)) report_two_threads(owner, object);
+      } else {
+         if (BOOST_UNLIKELY(inside != 0)) report_two_threads(owner, object);
+         user_.thread_.store(me, std::memory_order_relaxed);
       }
-      owner_ = owner;
-      object_ = object;
+      self_ = me;
    }
    BOOST_FORCEINLINE ~single_thread_guard()
    {
-      if (self_ == 0) return;   // re-entered: the outermost guard leaves
+      if (self_ == 0) return;
       if (BOOST_UNLIKELY(user_.thread_.load(std::memory_order_relaxed) != self_)) report_two_threads(owner_, object_);
-      user_.thread_.store(0, std::memory_order_relaxed);
+      user_.thread_.store(0, std::memory_order_release);
    }
 #else
    {
@@ -78,25 +83,25 @@ private:
       report_usage_error(message, object);
    }
 
-   // The calling thread, never 0: the thread pointer (one load where the compiler knows it;
-   // pthread_self() returns the same on glibc).
+   // The calling thread, never 0. On x86-64 the thread pointer (one load: the thread's control
+   // block points to itself at %fs:0, which is what glibc's and musl's pthread_self() return);
+   // elsewhere pthread_self(). (Chosen by the target alone, so that every unit of a program
+   // names a thread alike.)
    static std::uintptr_t current_thread() noexcept
    {
-#if defined(__has_builtin)
-#  if __has_builtin(__builtin_thread_pointer)
-      return reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());
-#  else
-      return static_cast<std::uintptr_t>(pthread_self());
-#  endif
+#if defined(__x86_64__) && defined(__GNUC__)
+      std::uintptr_t self;
+      __asm__("movq %%fs:0, %0" : "=r"(self));
+      return self;
 #else
       return static_cast<std::uintptr_t>(pthread_self());
 #endif
    }
 
    single_thread_user &user_;
+   const char *const owner_;
+   const void *const object_;
    std::uintptr_t self_ = 0;   // the outermost guard's thread; 0 when re-entered
-   const char *owner_ = nullptr;
-   const void *object_ = nullptr;
 #endif
 };
 

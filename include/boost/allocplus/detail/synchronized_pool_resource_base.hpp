@@ -99,8 +99,9 @@ protected:
    }
 
    //! Requires: p came from this resource's allocate(bytes, alignment).
-   //! Effects: gives p back to its class's pool (checked builds report a pointer that is not one
-   //!   of its nodes, or a double free), or upstream.
+   //! Effects: gives p back to its class's pool, or upstream. Checked builds report a pointer
+   //!   outside the span of the pool's blocks or misaligned (level 1), any pointer that is not one
+   //!   of its nodes (level 2), and the double frees the pool's checking level finds.
    void do_deallocate(void *p, std::size_t bytes, std::size_t alignment) override
    {
       const std::size_t cls = classes::class_of(bytes, alignment, last_class_);
