@@ -102,7 +102,7 @@ def main():
     ratios2 = [r["level2_ratio"] for r in rows]
     with open(args.out, "w") as f:
         f.write("# What each checking level costs (%s)\n\n" % started.strftime("%Y-%m-%d"))
-        f.write("Measured %s to %s UTC on a shared 2-core VM with other builds running, %d rounds, each round "
+        f.write("Measured %s to %s UTC on a shared 2-core VM, %d rounds, each round "
                 "running the three builds of every program in a new random order; `--benchmark_min_time=%g`; "
                 "rows of our allocators (`%s`). Command: `python3 bench/checked_levels.py --build-root build "
                 "--rounds %d --out %s`.\n\n" % (started.strftime("%Y-%m-%d %H:%M"), finished.strftime("%H:%M"),
