@@ -21,7 +21,8 @@ import subprocess
 import sys
 
 PROGRAMS = ["bench_seed000_vector", "bench_seed000_ba_vector", "bench_seed000_list",
-            "bench_seed001_shared_ptr_lists", "bench_seed002_node_churn", "bench_seed003_private_pool"]
+            "bench_seed001_shared_ptr_lists", "bench_seed002_node_churn", "bench_seed003_private_pool",
+            "bench_seed000_adaptive_pool", "bench_pmr_churn", "bench_seed004_arena_containers"]
 LEVELS = [0, 1, 2]
 
 
@@ -64,7 +65,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.1)
     ap.add_argument("--filter", default="/ba_", help="regex over benchmark names (default: our allocators' rows)")
-    ap.add_argument("--programs", nargs="+", default=PROGRAMS, help="which benchmark programs (default: all six)")
+    ap.add_argument("--programs", nargs="+", default=PROGRAMS, help="which benchmark programs (default: all of PROGRAMS)")
     ap.add_argument("--out", required=True, help="the markdown file to write (a .json beside it)")
     args = ap.parse_args()
 
