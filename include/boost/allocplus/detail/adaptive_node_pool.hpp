@@ -57,6 +57,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <type_traits>
 
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
 #  include <sanitizer/asan_interface.h>
@@ -364,6 +365,8 @@ private:
       std::uint32_t free_count = 0;
       std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
    };
+   static_assert(std::is_standard_layout<block_header>::value && offsetof(block_header, check_word) == 0,
+                 "block_of reads the check word as the first word of a block");
    struct by_address {
       bool operator()(const block_header &a, const block_header &b) const noexcept
       {
@@ -631,7 +634,7 @@ private:
       char *start = static_cast<char *>(memory);
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_FREELIKE_BLOCK(memory, 0);
-      VALGRIND_MEMPOOL_ALLOC(this, memcheck_chunk(start), geometry_.request_bytes - sizeof(std::uintptr_t));
+      VALGRIND_MEMPOOL_ALLOC(this, memcheck_chunk(start), geometry_.request_bytes - offsetof(block_header, in_bucket));
       VALGRIND_MAKE_MEM_DEFINED(memory, geometry_.request_bytes);
 #endif
       block_header *b = ::new (static_cast<void *>(start + geometry_.header_offset)) block_header;
@@ -682,7 +685,7 @@ private:
    // The superblock memcheck is told of starts at the header's bucket hook, past the check word:
    // the pool's pointers to a block (its bucket list's) then point at a chunk's start, so that a
    // block the pool keeps is not reported as possibly lost.
-   static char *memcheck_chunk(char *start) noexcept { return start + sizeof(std::uintptr_t); }
+   static char *memcheck_chunk(char *start) noexcept { return start + offsetof(block_header, in_bucket); }
 #endif
    void free_block(block_header *b) noexcept
    {
