@@ -159,6 +159,7 @@ public:
    [[nodiscard]] void *try_allocate(std::size_t size, std::size_t alignment = default_alignment) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      if (void *p = try_allocate_small(size, alignment)) return p;
       return allocate_unguarded(size, alignment);
    }
 
@@ -463,6 +464,13 @@ private:
    const detail::arena_region *region_of(const unsigned char *c) const noexcept
    {
       if (c >= begin_ && c < bump_) return current_;
+      return region_elsewhere_of(c);
+   }
+
+   // region_of for an address outside the current region's blocks (out of line, so that
+   // region_of, on the allocation fast path, stays small enough to be inlined).
+   BOOST_NOINLINE const detail::arena_region *region_elsewhere_of(const unsigned char *c) const noexcept
+   {
       auto it = regions_.upper_bound(c, detail::arena_region_address_less());
       if (it == regions_.begin()) return nullptr;
       --it;
@@ -667,6 +675,11 @@ private:
    // addressable.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *hand_out(unsigned char *start, std::size_t alignment) noexcept
    {
+#if defined(__GNUC__)
+      // Blocks start at granule multiples: at the default alignment the user bytes follow the
+      // header, and its two copies are one store.
+      start = static_cast<unsigned char *>(__builtin_assume_aligned(start, detail::arena_granule));
+#endif
       // At least `need`: split() leaves a remainder too small to keep with the block.
       const std::size_t size = reinterpret_cast<detail::arena_header *>(start)->size;
       const std::uintptr_t user =
@@ -1130,9 +1143,28 @@ private:
          report_corrupted(detail::tree_block_of(const_cast<detail::arena_ring_links *>(at)));
    }
 
+   // The common request: at most the default alignment and a block of at most slot_limit bytes,
+   // from its slot list or else the bump room (take_block's first two places). Null otherwise,
+   // and when neither has a block: allocate_unguarded then looks further (and refuses what it
+   // must). Kept small, and the rest out of line, so that the compiler inlines it where a
+   // container allocates and folds a constant size and alignment into it: with the general path
+   // inlined too, it did so or not by the size of the caller (with the checked builds' thread
+   // guard, not: 1.8x release's time a node on std::list pushes).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate_small(std::size_t size, std::size_t alignment) noexcept
+   {
+      std::size_t need;
+      if (alignment > default_alignment || size > slot_limit - detail::arena_header_size ||
+          !block_bytes_for(size, alignment, need))
+         return nullptr;
+      unsigned char *start = pop_slot(need / detail::arena_granule);
+      if (start == nullptr && (start = take_from_bump(need)) == nullptr) return nullptr;
+      return hand_out(start, default_alignment);
+   }
+
    // The bodies of the public calls, which take the guard first: the guard's frame must not be
    // an uninstrumented function's (see the note on BOOST_ALLOCPLUS_CORE_NO_ASAN above).
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void *allocate_unguarded(std::size_t size, std::size_t alignment) noexcept
+   // (allocate_unguarded: out of line, as try_allocate_small says.)
+   BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void *allocate_unguarded(std::size_t size, std::size_t alignment) noexcept
    {
       std::size_t need;
       if (!block_bytes_for(size, alignment, need)) return nullptr;
