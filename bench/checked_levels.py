@@ -3,8 +3,8 @@
 # (See LICENSE_1_0.txt or https://www.boost.org/LICENSE_1_0.txt)
 """What each checking level costs: the container and pool benchmarks built at
 BOOST_ALLOCPLUS_CHECKED=0 (release), 1 (the default without NDEBUG) and 2 (the expensive checks),
-each in its own build directory, run interleaved (every round runs the three levels of a program in
-a new random order) and compared row by row: the median time of level 1 and of level 2 over the
+each in its own build directory, run interleaved (every round runs each row's three builds one
+after the other, in a new random order, a process each) and compared row by row: the median time of level 1 and of level 2 over the
 median of release, with each level's spread ((max - min) / median over the rounds).
 
   python3 bench/checked_levels.py --build-root build --rounds 3 --out bench/results/DATE-checked-levels.md
@@ -16,9 +16,12 @@ import datetime
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
+
+from run import add_cpu_argument, list_benchmarks, pin_to_cpu, regex_escape
 
 PROGRAMS = ["bench_seed000_vector", "bench_seed000_ba_vector", "bench_seed000_list",
             "bench_seed001_shared_ptr_lists", "bench_seed002_node_churn", "bench_seed003_private_pool",
@@ -40,7 +43,9 @@ def configure_and_build(source, root, boost_dir):
 
 
 def run_once(exe, pattern, min_time):
-    """Returns: {benchmark name: real time in ns} of one run of exe."""
+    """Returns: {benchmark name: ns} of one run of exe: a row's time per operation (its time_per_op
+    counter, which for a row that times one phase of an iteration is that phase alone), else the
+    real time of an iteration."""
     out = subprocess.run([exe, "--benchmark_filter=" + pattern, "--benchmark_format=json",
                           "--benchmark_min_time=%g" % min_time], check=True, capture_output=True, text=True)
     times = {}
@@ -48,7 +53,7 @@ def run_once(exe, pattern, min_time):
         if b.get("run_type", "iteration") != "iteration":
             continue
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        times[b["name"]] = b["real_time"] * scale
+        times[b["name"]] = b["time_per_op"] * 1e9 if "time_per_op" in b else b["real_time"] * scale
     return times
 
 
@@ -67,7 +72,9 @@ def main():
     ap.add_argument("--filter", default="/ba_", help="regex over benchmark names (default: our allocators' rows)")
     ap.add_argument("--programs", nargs="+", default=PROGRAMS, help="which benchmark programs (default: all of PROGRAMS)")
     ap.add_argument("--out", required=True, help="the markdown file to write (a .json beside it)")
+    add_cpu_argument(ap)
     args = ap.parse_args()
+    pin_to_cpu(args.cpu)
 
     source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.configure:
@@ -76,12 +83,15 @@ def main():
     samples = {}   # (program, name) -> level -> [ns]
     for r in range(args.rounds):
         for program in args.programs:
-            order = LEVELS[:]
-            random.shuffle(order)
-            for level in order:
-                exe = os.path.join(build_dir(args.build_root, level), "bench", program)
-                for name, ns in run_once(exe, args.filter, args.min_time).items():
-                    samples.setdefault((program, name), {}).setdefault(level, []).append(ns)
+            exes = {level: os.path.join(build_dir(args.build_root, level), "bench", program) for level in LEVELS}
+            # Row by row, the three builds seconds apart: this VM's speed drifts by 2x and more within
+            # minutes, which a whole program's run (a minute or more a build) does not cancel.
+            for row in [n for n in list_benchmarks(exes[0]) if re.search(args.filter, n)]:
+                order = LEVELS[:]
+                random.shuffle(order)
+                for level in order:
+                    for name, ns in run_once(exes[level], "^%s$" % regex_escape(row), args.min_time).items():
+                        samples.setdefault((program, name), {}).setdefault(level, []).append(ns)
             print("round %d/%d: %s done" % (r + 1, args.rounds, program), file=sys.stderr)
     finished = datetime.datetime.now(datetime.timezone.utc)
 
@@ -98,18 +108,23 @@ def main():
         rows.append(row)
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump({"started": started.isoformat(), "finished": finished.isoformat(), "rounds": args.rounds,
-                   "min_time": args.min_time, "filter": args.filter, "rows": rows}, f, indent=1)
+                   "min_time": args.min_time, "filter": args.filter, "cpu": args.cpu, "rows": rows}, f, indent=1)
     ratios1 = [r["level1_ratio"] for r in rows]
     ratios2 = [r["level2_ratio"] for r in rows]
     with open(args.out, "w") as f:
         f.write("# What each checking level costs (%s)\n\n" % started.strftime("%Y-%m-%d"))
         f.write("Measured %s to %s UTC on a shared 2-core VM, %d rounds, each round "
-                "running the three builds of every program in a new random order; `--benchmark_min_time=%g`; "
+                "running each row's three builds one after the other in a new random order, %s; `--benchmark_min_time=%g`; "
                 "rows of our allocators (`%s`). Command: `python3 bench/checked_levels.py --build-root build "
-                "--rounds %d --out %s`.\n\n" % (started.strftime("%Y-%m-%d %H:%M"), finished.strftime("%H:%M"),
-                                                 args.rounds, args.min_time, args.filter, args.rounds, args.out))
+                "--rounds %d%s --out %s`.\n\n" % (started.strftime("%Y-%m-%d %H:%M"), finished.strftime("%H:%M"),
+                                                   args.rounds,
+                                                   "every run on CPU %d" % args.cpu if args.cpu >= 0 else "unpinned",
+                                                   args.min_time, args.filter, args.rounds,
+                                                   "" if args.programs == PROGRAMS else " --programs " + " ".join(args.programs),
+                                                   args.out))
         f.write("Builds: release `BOOST_ALLOCPLUS_CHECKED=0` (NDEBUG), level 1 `=1` (the default without NDEBUG), "
-                "level 2 `=2`; all -O2. Ratio: the median time of the level over the release median. "
+                "level 2 `=2`; all -O2. Time: a row's time per operation (of the phase it times), else per iteration. "
+                "Ratio: the median time of the level over the release median. "
                 "Spread: (max - min) / median over the rounds, release / level 1 / level 2.\n\n")
         f.write("Level 1 / release: median %.2fx, max %.2fx over %d rows (%d rows above 1.3x). "
                 "Level 2 / release: median %.2fx, max %.2fx.\n\n"

@@ -128,6 +128,21 @@ def canonical(listed):
     return re.sub(r"/iterations:\d+$", "", listed)   # a benchmark that fixes its iterations
 
 
+def add_cpu_argument(ap):
+    """The --cpu option of the scripts that compare benchmark processes."""
+    ap.add_argument("--cpu", type=int, default=min(os.sched_getaffinity(0)),
+                    help="the CPU every benchmark process is pinned to (default: the first this process may "
+                         "use, %(default)s; -1: none)")
+
+
+def pin_to_cpu(cpu):
+    """Pins this process, and so every benchmark it starts, to `cpu` (-1: leaves it free). Unpinned,
+    two processes compared may run on different cores, and on a shared VM one core can run 1.8x
+    slower than the other for minutes at a time (seen on the project's VM, 2026-11-29)."""
+    if cpu >= 0:
+        os.sched_setaffinity(0, {cpu})
+
+
 def list_benchmarks(exe):
     out = subprocess.run([exe, "--benchmark_list_tests=true"], capture_output=True, text=True,
                          timeout=120)
@@ -745,10 +760,11 @@ def write_report(path, machine, command, settings, groups, results, missing, che
                machine["date"], machine.get("cpu", "an unknown CPU"), machine.get("cpus"),
                machine["uname"].split()[2] if len(machine["uname"].split()) > 2 else machine["uname"],
                machine.get("compiler", "an unknown compiler"), machine.get("CMAKE_BUILD_TYPE", "?"), command),
-           "Each benchmark ran in a process of its own, %d measured rounds after %d warm-up round, every "
+           "Each benchmark ran in a process of its own%s, %d measured rounds after %d warm-up round, every "
            "allocator of a row in the same round; a figure is the median over the rounds, its spread "
            "(slowest - fastest) / median. The machine is a shared virtual machine: differences within "
-           "the spread are noise." % (settings["rounds"], settings["warmup_rounds"]),
+           "the spread are noise." % (" on CPU %d" % settings["cpu"] if settings.get("cpu", -1) >= 0 else "",
+                                      settings["rounds"], settings["warmup_rounds"]),
            "", "The whole run, every sample and the counters: [%s](%s). Older runs: [bench/results](%s)." % (
                os.path.basename(results_md), rel(results_md), rel(os.path.dirname(results_md))), ""]
     if checked:
@@ -853,7 +869,9 @@ def main():
                     help="--benchmark_min_time of each interleaved repetition, seconds (default 0.05)")
     ap.add_argument("--list", action="store_true", help="print what would run, run nothing")
     ap.add_argument("--verbose", action="store_true", help="print every run")
+    add_cpu_argument(ap)
     args = ap.parse_args()
+    pin_to_cpu(args.cpu)
     shown, skip = [], False
     for a in sys.argv[1:]:   # the command as a user types it: scripts/bench.sh gives the build dir
         if skip or a.startswith("--build-dir"):
@@ -943,7 +961,8 @@ def main():
         "machine": machine,
         "settings": {"rounds": args.rounds, "warmup_rounds": warmup, "min_time": args.min_time, "command": command,
                      "filter": args.filter, "build_dir": build_dir, "peers": peers,
-                     "interleave": args.interleave, "interleave_min_time": args.interleave_min_time},
+                     "interleave": args.interleave, "interleave_min_time": args.interleave_min_time,
+                     "cpu": args.cpu},
         "interleaved": [{"table": k[0], "ours": k[1], "peer": k[2], "ratios": v} for k, v in interleaved.items()],
         "missing": [{"allocator": p, "package": k, "group": g} for p, k, g in missing],
         "benchmarks": [{"name": n, "group": r["run"]["group"], "allocator": r["run"]["allocator"],

@@ -1081,6 +1081,25 @@ BOOST_AUTO_TEST_CASE(a_live_header_rewritten_by_an_overrun_is_reported_in_every_
       "ba::arena::deallocate: a block freed twice, or not from this arena", second_user);
 }
 
+// A lead within bounds but not a whole number of granules would file a block that starts off
+// the granule, which the arena hands out as if it were on one.
+BOOST_AUTO_TEST_CASE(a_live_header_whose_lead_is_off_the_granule_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   unsigned char *const second_user = buffer + 80 + 16;
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         (void)a.allocate(64);
+         void *second = a.allocate(64);
+         (void)a.allocate(64);
+         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
+         write_after_free(header + 1, (read_raw(header + 1) & ~std::uintptr_t(0xffffffff)) | 8u);
+         a.deallocate(second);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", second_user);
+}
+
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
 {
    alignas(16) static unsigned char buffer[8192];

@@ -676,7 +676,8 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *hand_out(unsigned char *start, std::size_t alignment) noexcept
    {
 #if defined(__GNUC__)
-      // Blocks start at granule multiples: at the default alignment the user bytes follow the
+      // Blocks start at granule multiples (every place a start comes from is one, and links and
+      // leads read back are checked to be): at the default alignment the user bytes follow the
       // header, and its two copies are one store.
       start = static_cast<unsigned char *>(__builtin_assume_aligned(start, detail::arena_granule));
 #endif
@@ -1147,9 +1148,9 @@ private:
    // from its slot list or else the bump room (take_block's first two places). Null otherwise,
    // and when neither has a block: allocate_unguarded then looks further (and refuses what it
    // must). Kept small, and the rest out of line, so that the compiler inlines it where a
-   // container allocates and folds a constant size and alignment into it: with the general path
-   // inlined too, it did so or not by the size of the caller (with the checked builds' thread
-   // guard, not: 1.8x release's time a node on std::list pushes).
+   // container allocates and folds a constant size and alignment into it (not under ASan, where
+   // the sanitizer attributes differ): with the general path inlined too, whether it did
+   // depended on the caller's size, and the checked builds' thread guard tipped it to not.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *try_allocate_small(std::size_t size, std::size_t alignment) noexcept
    {
       std::size_t need;
@@ -1233,7 +1234,8 @@ private:
                                      a % detail::arena_granule == 0,
                                   what, p);
       detail::arena_header *h = header_of(p);
-      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && h->size % detail::arena_granule == 0 &&
+      // (size and lead in granules: the block then starts on one, which hand_out relies on.)
+      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && (h->size | h->lead) % detail::arena_granule == 0 &&
                                       h->size >= detail::arena_min_block && h->lead <= a - reinterpret_cast<std::uintptr_t>(r->begin) -
                                                                                 detail::arena_header_size &&
                                       h->size <= static_cast<std::size_t>(top_of(*r) - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
