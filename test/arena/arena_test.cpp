@@ -1061,43 +1061,42 @@ BOOST_AUTO_TEST_CASE(a_tree_block_size_overwritten_is_reported)
 }
 
 // An overrun of one block rewrites the next one's header, its state left as it was: the free
-// must not file a block where the forged header says (far below the arena).
+// must not file a block where the forged lead says. lead_rewritten_then_freed(lead): the second of
+// three 64-byte blocks is freed with its lead (the low half of the header's second word, beside
+// the alignment and the state, which are kept) rewritten; the report names its user address.
+namespace {
+
+alignas(16) unsigned char lead_test_buffer[8192];
+unsigned char *const lead_test_second_user = lead_test_buffer + 80 + 16;
+
+void lead_rewritten_then_freed(std::uint32_t lead)
+{
+   ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+   (void)a.allocate(64);
+   void *second = a.allocate(64);
+   (void)a.allocate(64);
+   std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
+   write_after_free(header + 1, (read_raw(header + 1) & ~std::uintptr_t(0xffffffff)) | lead);
+   a.deallocate(second);
+}
+
+} // namespace
+
+// A lead of 256 MiB: far below the arena.
 BOOST_AUTO_TEST_CASE(a_live_header_rewritten_by_an_overrun_is_reported_in_every_build)
 {
-   alignas(16) static unsigned char buffer[8192];
-   unsigned char *const second_user = buffer + 80 + 16;   // the second block of 80 bytes, past its header
-   allocplus_test::expect_report(
-      [&] {
-         ba::arena a(buffer, sizeof buffer);
-         (void)a.allocate(64);
-         void *second = a.allocate(64);
-         (void)a.allocate(64);
-         // The header's first word is the block's size, the second its lead (low half) with the
-         // alignment and the state above: a lead of 256 MiB, the state kept.
-         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
-         write_after_free(header + 1, (read_raw(header + 1) & ~std::uintptr_t(0xffffffff)) | 0x10000000u);
-         a.deallocate(second);
-      },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", second_user);
+   allocplus_test::expect_report([] { lead_rewritten_then_freed(0x10000000u); },
+                                 "ba::arena::deallocate: a block freed twice, or not from this arena",
+                                 lead_test_second_user);
 }
 
 // A lead within bounds but not a whole number of granules would file a block that starts off
 // the granule, which the arena hands out as if it were on one.
 BOOST_AUTO_TEST_CASE(a_live_header_whose_lead_is_off_the_granule_is_reported_in_every_build)
 {
-   alignas(16) static unsigned char buffer[8192];
-   unsigned char *const second_user = buffer + 80 + 16;
-   allocplus_test::expect_report(
-      [&] {
-         ba::arena a(buffer, sizeof buffer);
-         (void)a.allocate(64);
-         void *second = a.allocate(64);
-         (void)a.allocate(64);
-         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
-         write_after_free(header + 1, (read_raw(header + 1) & ~std::uintptr_t(0xffffffff)) | 8u);
-         a.deallocate(second);
-      },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", second_user);
+   allocplus_test::expect_report([] { lead_rewritten_then_freed(8); },
+                                 "ba::arena::deallocate: a block freed twice, or not from this arena",
+                                 lead_test_second_user);
 }
 
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)

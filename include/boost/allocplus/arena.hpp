@@ -591,12 +591,19 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_block(std::size_t need) noexcept
    {
       if (need <= slot_limit) {
-         if (unsigned char *b = pop_slot(need / detail::arena_granule)) return b;
-         if (unsigned char *b = take_from_bump(need)) return b;
+         if (unsigned char *b = take_from_slot_or_bump(need)) return b;
          if (unsigned char *b = take_from_tree(need)) return b;
          return take_from_larger_slot(need);
       }
       if (unsigned char *b = take_from_tree(need)) return b;
+      return take_from_bump(need);
+   }
+
+   // A block of `need` (at most slot_limit) bytes from its slot list, else from the bump room:
+   // the places a small request looks first, and all the allocation fast path looks at.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *take_from_slot_or_bump(std::size_t need) noexcept
+   {
+      if (unsigned char *b = pop_slot(need / detail::arena_granule)) return b;
       return take_from_bump(need);
    }
 
@@ -1145,7 +1152,7 @@ private:
    }
 
    // The common request: at most the default alignment and a block of at most slot_limit bytes,
-   // from its slot list or else the bump room (take_block's first two places). Null otherwise,
+   // from its slot list or else the bump room (take_from_slot_or_bump). Null otherwise,
    // and when neither has a block: allocate_unguarded then looks further (and refuses what it
    // must). Kept small, and the rest out of line, so that the compiler inlines it where a
    // container allocates and folds a constant size and alignment into it (not under ASan, where
@@ -1157,9 +1164,8 @@ private:
       if (alignment > default_alignment || size > slot_limit - detail::arena_header_size ||
           !block_bytes_for(size, alignment, need))
          return nullptr;
-      unsigned char *start = pop_slot(need / detail::arena_granule);
-      if (start == nullptr && (start = take_from_bump(need)) == nullptr) return nullptr;
-      return hand_out(start, default_alignment);
+      unsigned char *start = take_from_slot_or_bump(need);
+      return start == nullptr ? nullptr : hand_out(start, default_alignment);
    }
 
    // The bodies of the public calls, which take the guard first: the guard's frame must not be
