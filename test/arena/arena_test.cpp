@@ -1099,6 +1099,23 @@ BOOST_AUTO_TEST_CASE(a_live_header_whose_lead_is_off_the_granule_is_reported_in_
                                  lead_test_second_user);
 }
 
+// A size that reaches past the bump pointer (the free's fast path takes blocks of the current
+// region up to 16 KiB): filed, it would hand out the bump room twice.
+BOOST_AUTO_TEST_CASE(a_live_header_whose_size_reaches_past_the_bump_pointer_is_reported_in_every_build)
+{
+   allocplus_test::expect_report(
+      [] {
+         ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+         (void)a.allocate(64);
+         void *second = a.allocate(64);
+         (void)a.allocate(64);
+         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
+         write_after_free(header, std::uintptr_t(4096));   // 4 KiB from the second block: past the third
+         a.deallocate(second);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", lead_test_second_user);
+}
+
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
 {
    alignas(16) static unsigned char buffer[8192];

@@ -174,7 +174,7 @@ public:
    {
       if (p == nullptr) return;
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      deallocate_unguarded(p);
+      if (!try_deallocate_small(p)) deallocate_unguarded(p);
    }
 
    //! Effects: resizes block p (null: allocate(size)) to at least `size` bytes, keeping its
@@ -721,24 +721,36 @@ private:
    // Files the free block at `start` in its slot list or the tree, and hides it from the program.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void file_free(unsigned char *start, std::size_t size) noexcept
    {
+      if (size <= slot_limit)
+         push_slot(start, size);
+      else
+         file_in_tree(start, size);
+   }
+
+   // The free block at `start` (at most slot_limit bytes) at the head of its slot list.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void push_slot(unsigned char *start, std::size_t size) noexcept
+   {
       free_bytes_ += size;
-      const detail::arena_header header{size, 0, 0, detail::arena_free};
-      if (size <= slot_limit) {
-         detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
-         detail::arena_vg_expose(b, sizeof *b);
-         b->header = header;
-         const std::size_t index = size / detail::arena_granule;
-         ba_detail_link_store(&b->link, slot_head(index));
-         b->check = check_word(b, size);
-         slot_heads_[index] = reinterpret_cast<std::size_t>(b);
-         ++slot_counts_[index];
-         BOOST_ALLOCPLUS_ARENA_POISON(start, size);
-         return;
-      }
+      detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
+      detail::arena_vg_expose(b, sizeof *b);
+      b->header = detail::arena_header{size, 0, 0, detail::arena_free};
+      const std::size_t index = size / detail::arena_granule;
+      ba_detail_link_store(&b->link, slot_head(index));
+      b->check = check_word(b, size);
+      slot_heads_[index] = reinterpret_cast<std::size_t>(b);
+      ++slot_counts_[index];
+      BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+   }
+
+   // The free block at `start` (over slot_limit bytes) in the tree, or in the ring of the tree's
+   // block of its size. Out of line: the free fast path (deallocate_unguarded) inlines the rest.
+   BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void file_in_tree(unsigned char *start, std::size_t size) noexcept
+   {
+      free_bytes_ += size;
       BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
       detail::arena_vg_expose(start, detail::arena_tree_node_bytes);
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
-      t->header = header;
+      t->header = detail::arena_header{size, 0, 0, detail::arena_free};
       // The lower bound's walk checks every node on the path an insert of this size takes.
       const tree_node same = checked_lower_bound(size);
       if (same != nullptr && tree_value_traits::to_value_ptr(same)->header.size == size) {
@@ -1180,17 +1192,39 @@ private:
       return hand_out(start, alignment < default_alignment ? default_alignment : alignment);
    }
 
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
+   // The common free: a block of at most slot_limit bytes in the current region, not at the bump
+   // end, to the head of its slot list. False otherwise, nothing changed: deallocate_unguarded
+   // then does the rest, and reports what is unsound. Kept small, and the rest out of line, for
+   // the reason try_allocate_small gives.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_deallocate_small(void *p) noexcept
+   {
+      if (!live_block_sound(p, begin_, bump_)) return false;
+      detail::arena_header *h = header_of(p);
+      const std::size_t size = h->size;
+      unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
+      if (size > slot_limit || start + size == bump_) return false;
+      retire_live_block(p, h);
+      push_slot(start, size);
+      return true;
+   }
+
+   BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
    {
       detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       const std::size_t size = h->size;
+      retire_live_block(p, h);
+      give_back(start, size);
+   }
+
+   // Live block p (header h) stops being live, in its header and in the counts.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN void retire_live_block(void *p, detail::arena_header *h) noexcept
+   {
       detail::arena_vg_take_back(p);
       h->state = detail::arena_free;
       --live_blocks_;
-      bytes_allocated_ -= size;
+      bytes_allocated_ -= h->size;
       bytes_overhead_ -= detail::arena_header_size + h->lead;
-      give_back(start, size);
    }
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *reallocate_unguarded(void *p, std::size_t size) noexcept
@@ -1227,26 +1261,30 @@ private:
                                                       detail::arena_header_size);
    }
 
-   // The header of live block p, once p is checked to be one.
-   // Every build, at constant cost (as glibc checks a chunk given back): the pointer is one the
-   // arena could have handed out, its block is live, and the block its header describes lies in
-   // the arena (an overrun that rewrote the header must not make the free file a block elsewhere).
-   // A pointer into no region is foreign; the region's bounds bound the block's.
+   // The header of live block p, once p is checked to be one (live_block_sound) in the region
+   // that holds it. Every build, at constant cost, as glibc checks a chunk given back. A pointer
+   // into no region is foreign.
    BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
    {
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
       const detail::arena_region *r = region_of(static_cast<const unsigned char *>(p));
-      BOOST_ALLOCPLUS_ARENA_CHECK(r != nullptr && a >= reinterpret_cast<std::uintptr_t>(r->begin) + detail::arena_header_size &&
-                                     a % detail::arena_granule == 0,
-                                  what, p);
-      detail::arena_header *h = header_of(p);
-      // (size and lead in granules: the block then starts on one, which hand_out relies on.)
-      BOOST_ALLOCPLUS_ARENA_CHECK(h->state == detail::arena_live && (h->size | h->lead) % detail::arena_granule == 0 &&
-                                      h->size >= detail::arena_min_block && h->lead <= a - reinterpret_cast<std::uintptr_t>(r->begin) -
-                                                                                detail::arena_header_size &&
-                                      h->size <= static_cast<std::size_t>(top_of(*r) - (reinterpret_cast<const unsigned char *>(h) - h->lead)),
-                                   what, p);
-      return h;
+      BOOST_ALLOCPLUS_ARENA_CHECK(r != nullptr && live_block_sound(p, r->begin, top_of(*r)), what, p);
+      return header_of(p);
+   }
+
+   // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
+   // region (p within them), its block live, and the block its header describes within them (an overrun that
+   // rewrote the header must not make the free file a block elsewhere). Size and lead must be
+   // whole granules: the block then starts on one, which hand_out relies on.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_block_sound(const void *p, const unsigned char *begin,
+                                                             const unsigned char *top) noexcept
+   {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+      const std::uintptr_t first_user = reinterpret_cast<std::uintptr_t>(begin) + detail::arena_header_size;
+      if (a < first_user || a >= reinterpret_cast<std::uintptr_t>(top) || a % detail::arena_granule != 0) return false;
+      const detail::arena_header *h = header_of(p);
+      return h->state == detail::arena_live && (h->size | h->lead) % detail::arena_granule == 0 &&
+             h->size >= detail::arena_min_block && h->lead <= a - first_user &&
+             h->size <= static_cast<std::size_t>(top - (reinterpret_cast<const unsigned char *>(h) - h->lead));
    }
 
    const char *live_blocks_message() const noexcept
