@@ -978,8 +978,9 @@ def main():
     md = ["# allocplus benchmarks, %s" % machine["date"], "",
           "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
           "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
-          "- %d measured round(s) after a warm-up, each benchmark in its own process, min time %g s%s%s"
-          % (args.rounds, args.min_time, (", filter `%s`" % args.filter) if args.filter else "",
+          "- %d measured round(s) after a warm-up, each benchmark in its own process%s, min time %g s%s%s"
+          % (args.rounds, (" on CPU %d" % args.cpu) if args.cpu >= 0 else " (not pinned to a CPU)", args.min_time,
+             (", filter `%s`" % args.filter) if args.filter else "",
              ("; time targets also run ours and the peer in one process, %d repetitions each interleaved "
               "at random, %g s each, per round" % (args.interleave, args.interleave_min_time))
              if args.interleave else ""),
