@@ -23,6 +23,8 @@ import sys
 
 from run import add_cpu_argument, list_benchmarks, pin_to_cpu, regex_escape
 
+DEFAULT_FILTER = "/ba_"   # our allocators' rows
+
 PROGRAMS = ["bench_seed000_vector", "bench_seed000_ba_vector", "bench_seed000_list",
             "bench_seed001_shared_ptr_lists", "bench_seed002_node_churn", "bench_seed003_private_pool",
             "bench_seed000_adaptive_pool", "bench_pmr_churn", "bench_seed004_arena_containers"]
@@ -69,7 +71,7 @@ def main():
     ap.add_argument("--boost-dir", default="/usr/lib/x86_64-linux-gnu/cmake/Boost-1.81.0")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.1)
-    ap.add_argument("--filter", default="/ba_", help="regex over benchmark names (default: our allocators' rows)")
+    ap.add_argument("--filter", default=DEFAULT_FILTER, help="regex over benchmark names (default: our allocators' rows)")
     ap.add_argument("--programs", nargs="+", default=PROGRAMS, help="which benchmark programs (default: all of PROGRAMS)")
     ap.add_argument("--out", required=True, help="the markdown file to write (a .json beside it)")
     add_cpu_argument(ap)
@@ -120,7 +122,8 @@ def main():
                                                    args.rounds,
                                                    "every run on CPU %d" % args.cpu if args.cpu >= 0 else "unpinned",
                                                    args.min_time, args.filter, args.rounds,
-                                                   "" if args.programs == PROGRAMS else " --programs " + " ".join(args.programs),
+                                                   ("" if args.programs == PROGRAMS else " --programs " + " ".join(args.programs))
+                                                   + ("" if args.filter == DEFAULT_FILTER else " --filter '%s'" % args.filter),
                                                    args.out))
         f.write("Builds: release `BOOST_ALLOCPLUS_CHECKED=0` (NDEBUG), level 1 `=1` (the default without NDEBUG), "
                 "level 2 `=2`; all -O2. Time: a row's time per operation (of the phase it times), else per iteration. "
