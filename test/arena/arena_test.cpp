@@ -1116,6 +1116,25 @@ BOOST_AUTO_TEST_CASE(a_live_header_whose_size_reaches_past_the_bump_pointer_is_r
       "ba::arena::deallocate: a block freed twice, or not from this arena", lead_test_second_user);
 }
 
+// A pointer above the bump pointer whose header still says "live" (the arena released since):
+// the free's fast path must not take it, where `top - start` would wrap and pass the size check,
+// and file bump room the arena hands out again.
+BOOST_AUTO_TEST_CASE(a_stale_pointer_above_the_bump_pointer_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [] {
+         ba::arena a(buffer, sizeof buffer);
+         (void)a.allocate(64);
+         (void)a.allocate(64);
+         void *third = a.allocate(64);
+         a.release();
+         (void)a.allocate(64);
+         a.deallocate(third);
+      },
+      "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 160 + 16);
+}
+
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
 {
    alignas(16) static unsigned char buffer[8192];
