@@ -50,6 +50,9 @@
 //                                 most 2% overhead (AdPool2PercentV1 / V2)
 //   `ba_node_allocator_v1` / `_v2`       ba::node_allocator<T, 256, 1 | 2>: simple segregated
 //                                 storage (SimpleSegregatedStorageV1 / V2)
+//   `ba_private_adaptive_pool_align_v2`  ba::private_adaptive_pool<T, 256, 2, 0, 2>, and
+//   `ba_private_node_allocator_v2`       ba::private_node_allocator<T, 256, 2>: a pool per list
+//                                 (the timed test only)
 //   `boost_adaptive_pool_v1` / `_v2`     boost::container::adaptive_pool<T, 256, 2, 2, 1 | 2>
 //   `boost_node_allocator_v1` / `_v2`    boost::container::node_allocator<T, 256, 1 | 2>
 // Ours and std::allocator run in ba::list (chapter 2's list), Boost.Container's in
@@ -63,6 +66,8 @@
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/list.hpp>
 #include <boost/allocplus/node_allocator.hpp>
+#include <boost/allocplus/private_adaptive_pool.hpp>
+#include <boost/allocplus/private_node_allocator.hpp>
 #include <boost/container/adaptive_pool.hpp>
 #include <boost/container/detail/dlmalloc.hpp>
 #include <boost/container/list.hpp>
@@ -115,6 +120,10 @@ template <class T>
 using ba_node_allocator_v1 = ba::node_allocator<T, 256, 1>;
 template <class T>
 using ba_node_allocator_v2 = ba::node_allocator<T, 256, 2>;
+template <class T>
+using ba_private_adaptive_pool_align_v2 = ba::private_adaptive_pool<T, 256, 2, ba::adaptive_pool_only_alignment, 2>;
+template <class T>
+using ba_private_node_allocator_v2 = ba::private_node_allocator<T, 256, 2>;
 template <class T>
 using boost_adaptive_pool_v1 = bc::adaptive_pool<T, 256, 2, 2, 1>;
 template <class T>
@@ -274,6 +283,15 @@ void add(const char *name)
       ->Iterations(1);
 }
 
+//! The timed tests alone, for a private pool (one per list: the memory tables read the shared
+//! pools' statistics).
+template <template <class> class Alloc>
+void add_timed(const char *name)
+{
+   for (const row &r : rows)
+      ba_bench::seed000_list::register_list_test<config<ba_list_t, Alloc, false>>("seed000_adaptive_pool", r, name);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -287,6 +305,8 @@ int main(int argc, char **argv)
    add<ba_adaptive_pool_2pct_v2, heap_kind::ba_core, true>("ba_adaptive_pool_2pct_v2");
    add<ba_node_allocator_v1, heap_kind::ba_core, true>("ba_node_allocator_v1");
    add<ba_node_allocator_v2, heap_kind::ba_core, true>("ba_node_allocator_v2");
+   add_timed<ba_private_adaptive_pool_align_v2>("ba_private_adaptive_pool_align_v2");
+   add_timed<ba_private_node_allocator_v2>("ba_private_node_allocator_v2");
    add<boost_adaptive_pool_v1, heap_kind::boost_dlmalloc, false, true>("boost_adaptive_pool_v1");
    add<boost_adaptive_pool_v2, heap_kind::boost_dlmalloc, false, true>("boost_adaptive_pool_v2");
    add<boost_node_allocator_v1, heap_kind::boost_dlmalloc, false, true>("boost_node_allocator_v1");

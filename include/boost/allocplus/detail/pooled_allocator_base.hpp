@@ -106,7 +106,7 @@ public:
       if constexpr (Derived::shared_bursts) {
          derived().burst_pool().deallocate_burst([&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); });
       } else {
-         while (!chain.empty()) derived().deallocate_node(chain.pop_front());
+         derived().deallocate_nodes([&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); });
       }
    }
 

@@ -90,6 +90,22 @@ private:
       typename set::usage_guard guard(*pools_);
       existing_pool(p).deallocate(p);
    }
+   // A burst freed (pooled_allocator_base::deallocate_individual): every node pop() returns until
+   // it returns null, under one guard, into the one pool of T's nodes, found once; the engine's
+   // deallocate_many finds the block of each run of nodes once.
+   template <class Pop>
+   void deallocate_nodes(Pop pop) noexcept
+   {
+      void *next = pop();
+      if (next == nullptr) return;
+      if (BOOST_UNLIKELY(!pools_)) report_no_pool(next);
+      typename set::usage_guard guard(*pools_);
+      existing_pool(next).deallocate_many([&]() -> void * {
+         void *node = next;
+         if (node != nullptr) next = pop();
+         return node;
+      });
+   }
    static constexpr bool shared_bursts = false;   // (a burst is a loop: there is no lock)
    bool owns_node(const void *p) const noexcept
    {
