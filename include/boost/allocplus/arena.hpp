@@ -743,7 +743,7 @@ private:
    }
 
    // The free block at `start` (over slot_limit bytes) in the tree, or in the ring of the tree's
-   // block of its size. Out of line: the free fast path (deallocate_unguarded) inlines the rest.
+   // block of its size. Out of line, so that file_free stays small where it is inlined.
    BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void file_in_tree(unsigned char *start, std::size_t size) noexcept
    {
       free_bytes_ += size;
@@ -1272,9 +1272,9 @@ private:
    }
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
-   // region (p within them), its block live, and the block its header describes within them (an overrun that
-   // rewrote the header must not make the free file a block elsewhere). Size and lead must be
-   // whole granules: the block then starts on one, which hand_out relies on.
+   // region (p within them), its block live, and the block its header describes within them (an
+   // overrun that rewrote the header must not make the free file a block elsewhere). Size and
+   // lead must be whole granules: the block then starts on one, which hand_out relies on.
    BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_block_sound(const void *p, const unsigned char *begin,
                                                              const unsigned char *top) noexcept
    {

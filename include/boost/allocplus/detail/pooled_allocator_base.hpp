@@ -9,7 +9,8 @@
 // allocation_command for arrays, which never hands out a block of a single object (so that
 // deallocate(p, 1) always means a node). The allocator itself (Derived) says where nodes come
 // from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p); a shared one
-// (Derived::shared_bursts) also gives its pool (burst_pool()), which takes a burst under one lock.
+// (Derived::shared_bursts) also gives its pool (burst_pool()), which takes a burst under one lock,
+// a private one takes a burst given back in deallocate_nodes(pop).
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
@@ -103,11 +104,11 @@ public:
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    void deallocate_individual(allocplus::multiallocation_chain<T> &chain) noexcept
    {
-      if constexpr (Derived::shared_bursts) {
-         derived().burst_pool().deallocate_burst([&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); });
-      } else {
-         derived().deallocate_nodes([&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); });
-      }
+      auto pop = [&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); };
+      if constexpr (Derived::shared_bursts)
+         derived().burst_pool().deallocate_burst(pop);
+      else
+         derived().deallocate_nodes(pop);
    }
 
    //! Version 2: ba::allocator's allocation_command (arrays, from the core), except that a block

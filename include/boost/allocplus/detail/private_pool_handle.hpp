@@ -106,7 +106,7 @@ private:
          return node;
       });
    }
-   static constexpr bool shared_bursts = false;   // (a burst is a loop: there is no lock)
+   static constexpr bool shared_bursts = false;   // (no lock: a burst made is a loop of allocate_node)
    bool owns_node(const void *p) const noexcept
    {
       const Pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;
