@@ -520,6 +520,76 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
 }
 #endif
 
+#if BOOST_ALLOCPLUS_CHECKED && !defined(BOOST_ALLOCPLUS_CORE_ASAN)
+// Two nodes of one burst in the same sub-block (the burst's nodes come in address order).
+template <class Allocator>
+std::pair<typename Allocator::value_type *, typename Allocator::value_type *> neighbours(Allocator &a)
+{
+   using value = typename Allocator::value_type;
+   ba::multiallocation_chain<value> chain;
+   a.allocate_individual(64, chain);
+   const std::uintptr_t subblock = ~(std::uintptr_t(Allocator::geometry().alignment) - 1);
+   value *first = chain.pop_front(), *second = nullptr;
+   while (!chain.empty()) {
+      value *next = chain.pop_front();
+      if (!second && (reinterpret_cast<std::uintptr_t>(next) & subblock) == (reinterpret_cast<std::uintptr_t>(first) & subblock)) {
+         second = next;
+      } else {
+         a.deallocate(next, 1);
+      }
+   }
+   BOOST_TEST_REQUIRE(second != nullptr);
+   return {first, second};
+}
+
+// A burst given back checks the first node of each run (its nodes in one sub-block) whole, and
+// the nodes after it by their alignment and their flag in the map of nodes in use: a pointer
+// inside a node, and a node of one word (no mark) freed before, are reported there too. (A chain
+// links its nodes through their first words: a freed node in one is the test's own write after
+// free, which ASan reports first.)
+template <class ThreeWords, class OneWord>
+void a_burst_checks_every_node_of_a_run(const std::string &owner)
+{
+   ThreeWords a;
+   const auto [p, q] = neighbours(a);
+   auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(q) + 8);
+   allocplus_test::expect_report(
+      [&] {
+         ba::multiallocation_chain<std::uint64_t[3]> chain;
+         chain.push_back(p);
+         chain.push_back(inside);
+         a.deallocate_individual(chain);
+      },
+      owner + ": a pointer that did not come from this pool is freed", inside);
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+
+   OneWord c;
+   const auto [r, s] = neighbours(c);
+   char *t = c.allocate(1);
+   allocplus_test::expect_report(
+      [&] {
+         c.deallocate(s, 1);
+         c.deallocate(t, 1);   // (s is not the node freed last: that one is caught in every build)
+         ba_thread_cache_flush();   // (the shared pool's: s in a thread's bin is level 2's to find)
+         ba::multiallocation_chain<char> chain;
+         chain.push_back(r);
+         chain.push_back(s);
+         c.deallocate_individual(chain);
+      },
+      owner + ": double free of a node", s);
+   c.deallocate(r, 1);
+   c.deallocate(s, 1);
+   c.deallocate(t, 1);
+}
+
+BOOST_AUTO_TEST_CASE(checked_builds_check_every_node_of_a_burst)
+{
+   a_burst_checks_every_node_of_a_run<pap<std::uint64_t[3]>, pap<char>>("ba::private_adaptive_pool");
+   a_burst_checks_every_node_of_a_run<ba::adaptive_pool<std::uint64_t[3]>, ba::adaptive_pool<char>>("ba::adaptive_pool");
+}
+#endif
+
 #if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 // Checking level 2 (adaptive_pool_expensive_test): what needs a search or a walk.
 BOOST_AUTO_TEST_CASE(level_2_reports_what_the_lookups_find)

@@ -26,11 +26,11 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported). Checked builds (level 1) keep a bit per node (beside the block: the header
-//   is the same in every build) and check, at constant cost, that a pointer given back is aligned
-//   as the nodes are, lies inside the span of the pool's blocks (before its header is read) and
-//   falls at a node's start: they report every double free and every foreign pointer outside the
-//   pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
+//   free is reported). Checked builds (level 1) keep a byte per 8 bytes of a block (beside the
+//   block: the header is the same in every build) and check, at constant cost, that a pointer
+//   given back is aligned as the nodes are, lies inside the span of the pool's blocks (before its
+//   header is read; in a burst, once a sub-block) and falls at a node's start: they report every
+//   double free and every foreign pointer outside the pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
 //   address (logarithmic; the tree is kept in every build: owns() and check() need it), so that
 //   a pointer inside the span but in no block is named before anything of it is read.
 // - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
@@ -88,6 +88,7 @@ namespace detail {
 
 class BOOST_SYMBOL_VISIBLE adaptive_node_pool : public pool_node_checks {
    struct block_header;
+   struct in_use_map;
 
 public:
    //! The parameters of a pool besides its node size and alignment.
@@ -99,8 +100,8 @@ public:
    using statistics_type = adaptive_pool_statistics;
    static constexpr bool keeps_depot = false;   // no depot: nodes held back from a block keep it from draining
 
-   //! Returns: the bytes of a block header: the same in every build (the checked builds' bitmap
-   //!   is allocated beside the block), so a type's blocks have one shape at every checking level.
+   //! Returns: the bytes of a block header: the same in every build (the checked builds' map of
+   //!   the nodes in use is allocated beside the block), so a type's blocks have one shape at every checking level.
    static constexpr std::size_t header_bytes() noexcept { return sizeof(block_header); }
    //! Returns: the node size for objects of `size` bytes and `alignment` (at least a pointer).
    static constexpr std::size_t node_size_for(std::size_t size, std::size_t alignment) noexcept
@@ -125,8 +126,7 @@ public:
    adaptive_node_pool(const char *owner, std::size_t node_size, std::size_t node_alignment,
                       const parameters &params) noexcept
       : pool_node_checks(owner, node_size, node_alignment), max_free_blocks_(params.max_free_blocks), geometry_(geometry_for(node_size, node_alignment, params)),
-        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block)),
-        unit_shift_(static_cast<unsigned>(__builtin_ctzll(static_cast<unsigned long long>(align_))))
+        bucket_shift_(bucket_shift_for(geometry_.nodes_per_block))
    {
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_CREATE_MEMPOOL_EXT(this, 0, 0, VALGRIND_MEMPOOL_METAPOOL | VALGRIND_MEMPOOL_AUTO_FREE);
@@ -172,7 +172,7 @@ public:
       }
       clear_mark(node);
       ++in_use_;
-      note_allocated(b, node);
+      note_allocated(in_use_of(b), node);
 #if defined(BA_DETAIL_VALGRIND)
       VALGRIND_MALLOCLIKE_BLOCK(node, node_size_, 0, 0);
 #endif
@@ -193,12 +193,13 @@ public:
          const std::size_t was = b->free_count;
          const std::size_t take = n - got < was ? n - got : was;
          void *head = b->free_head;
+         const in_use_map in_use = in_use_of(b);
          for (std::size_t i = 0; i != take; ++i) {
             void *node = head;
             unpoison(node);
             head = next_free_in(b, node);
             clear_mark(node);
-            note_allocated(b, node);
+            note_allocated(in_use, node);
 #if defined(BA_DETAIL_VALGRIND)
             VALGRIND_MALLOCLIKE_BLOCK(node, node_size_, 0, 0);
 #endif
@@ -239,7 +240,8 @@ public:
       const std::size_t was = b->free_count;
       void *head = b->free_head;
       std::uint32_t in_order = b->in_address_order;
-      link_freed(b, node, head, in_order, mark());
+      note_freed(in_use_of(b), b, node);
+      link_freed(node, head, in_order, mark());
       b->free_head = head;
       b->free_count = static_cast<std::uint32_t>(was + 1);
       b->in_address_order = in_order;
@@ -256,6 +258,7 @@ public:
    {
       const std::uintptr_t subblock_mask = ~(geometry_.alignment - 1);
       const std::uintptr_t pool_mark = mark();   // (read once: the secret is an atomic's)
+      const std::uintptr_t misaligned = align_ - 1;   // (held: the stores through nodes alias align_)
       // The run of nodes being freed into one sub-block's block: its list and count are kept
       // here and written back when the run ends.
       block_header *run = nullptr;
@@ -263,6 +266,7 @@ public:
       void *head = nullptr;
       std::size_t was = 0, count = 0;
       std::uint32_t in_order = 0;
+      in_use_map run_in_use{};   // (checked builds)
       auto end_run = [&] {
          in_use_ -= count - was;
          run->free_head = head;
@@ -273,16 +277,25 @@ public:
       };
       while (void *node = pop()) {
          const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
-         prepare_free(node);
          if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) {
+            prepare_free(node);
             if (run) end_run();
             run = block_of(node);
+            run_in_use = in_use_of(run);
             run_subblock = subblock;
             head = run->free_head;
             was = count = run->free_count;
             in_order = run->in_address_order;
+         } else {
+            // In the sub-block of a node checked whole (inside the span, its header the pool's):
+            // what is left to check is its alignment here, and its place among the nodes (the
+            // checked builds' bit, cleared next).
+            note_given_back(node);
+            if (BOOST_ALLOCPLUS_CHECKED && BOOST_UNLIKELY((reinterpret_cast<std::uintptr_t>(node) & misaligned) != 0))
+               report("a pointer that did not come from this pool is freed", node);
          }
-         link_freed(run, node, head, in_order, pool_mark);
+         note_freed(run_in_use, run, node);
+         link_freed(node, head, in_order, pool_mark);
          ++count;
          // A block whose nodes are now all free may go back to the core: the run ends with it.
          if (count == geometry_.nodes_per_block) end_run();
@@ -361,7 +374,7 @@ private:
       bucket_hook in_bucket;
       address_hook by_address;       // in the tree of every block
       void *free_head = nullptr;     // the block's free nodes (protected links)
-      unsigned char *in_use_bits = nullptr;   // checked builds: a bit per node (note_allocated)
+      unsigned char *in_use_flags = nullptr;  // checked builds: a byte per 8 bytes (note_allocated)
       std::uint32_t free_count = 0;
       std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
    };
@@ -405,12 +418,12 @@ private:
          report("a pointer that did not come from this pool is freed", node);
    }
 
-   // The step of every free: node (of b, checked by prepare_free) pushed on the free list whose
-   // head and address-order flag the caller holds (b's, or a run's copy written back later); a
-   // node freed twice is reported. b's count and place in the lists are left to the caller.
-   void link_freed(block_header *b, void *node, void *&head, std::uint32_t &in_order, std::uintptr_t pool_mark) noexcept
+   // The step of every free: node (checked by prepare_free, and in checked builds its bit cleared)
+   // pushed on the free list whose head and address-order flag the caller holds (its block's, or a
+   // run's copy written back later); a node freed twice is reported. The block's count and place
+   // in the lists are left to the caller.
+   void link_freed(void *node, void *&head, std::uint32_t &in_order, std::uintptr_t pool_mark) noexcept
    {
-      note_freed(b, node);
       if (freed_twice(node, head, pool_mark)) report_double_free(node);
       in_order = still_in_address_order(in_order, node, head);
       ba_detail_link_store(node, head);
@@ -571,34 +584,46 @@ private:
    }
 
 
-   // Checked builds: a bit per unit of the node alignment in the block (at a node's start: set
-   // while the node is in use), so that a node's bit is found with a shift, not a division by the
-   // node size (index_in's). A node given back whose bit is off is a double free, or a pointer
-   // inside the block that is not a node's start (told apart by index_in when it is reported).
-   unsigned char *bitmap_of(block_header *b) const noexcept { return b->in_use_bits; }
-   std::size_t bitmap_bytes() const noexcept { return ((geometry_.footprint() >> unit_shift_) + 7) / 8; }
-   std::size_t unit_of(const block_header *b, const void *node) const noexcept
+   // Checked builds: a byte per 8 bytes of the block, beside it (at a node's start: 1 while the
+   // node is in use), found with a constant shift, not a division by the node size (index_in's).
+   // A node given back whose byte is 0 is a double free, or a pointer inside the block that is
+   // not a node's start (told apart by index_in when it is reported). A byte each, not a bit: the
+   // nodes of a burst change their flags one after another, and bits sharing a byte would make
+   // each change wait for the store of the one before (a range erased took 1.3x its time).
+   static constexpr unsigned in_use_unit_shift = 3;
+   struct in_use_map {
+      unsigned char *flags;
+      std::uintptr_t start;   // the block's
+      unsigned char &flag_of(const void *node) const noexcept
+      {
+         return flags[(reinterpret_cast<std::uintptr_t>(node) - start) >> in_use_unit_shift];
+      }
+   };
+   // (Taken once for the nodes of one block: the loops over them hold it in locals, which the
+   // stores through the nodes cannot alias, so the compiler need not read it again per node.)
+   in_use_map in_use_of(block_header *b) const noexcept
    {
-      return static_cast<std::size_t>(static_cast<const char *>(node) - block_start(b)) >> unit_shift_;
+      return {b->in_use_flags, reinterpret_cast<std::uintptr_t>(block_start(b))};
    }
-   void note_allocated(block_header *b, void *node) noexcept
+   std::size_t in_use_map_bytes() const noexcept { return geometry_.footprint() >> in_use_unit_shift; }
+   static void note_allocated(const in_use_map &map, void *node) noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = unit_of(b, node);
-      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] | (1u << (i % 8)));
+      map.flag_of(node) = 1;
 #else
-      (void)b, (void)node;
+      (void)map, (void)node;
 #endif
    }
-   // (Requires: node is aligned as the nodes are and inside b: prepare_free and block_of checked it.)
-   void note_freed(block_header *b, void *node) noexcept
+   // (Requires: node is aligned as the nodes are and inside b's sub-blocks: prepare_free and
+   // block_of checked it.)
+   void note_freed(const in_use_map &map, const block_header *b, void *node) const noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED
-      const std::size_t i = unit_of(b, node);
-      if (BOOST_UNLIKELY(!(bitmap_of(b)[i / 8] & (1u << (i % 8))))) report_not_in_use(b, node);
-      bitmap_of(b)[i / 8] = static_cast<unsigned char>(bitmap_of(b)[i / 8] & ~(1u << (i % 8)));
+      unsigned char &flag = map.flag_of(node);
+      if (BOOST_UNLIKELY(flag == 0)) report_not_in_use(b, node);
+      flag = 0;
 #else
-      (void)b, (void)node;
+      (void)map, (void)b, (void)node;
 #endif
    }
    [[noreturn]] BOOST_NOINLINE void report_not_in_use(const block_header *b, const void *node) const noexcept
@@ -623,10 +648,10 @@ private:
       // (A pool whose parameters have no geometry, made at run time by a resource, has no blocks.)
       void *memory = geometry_.valid() ? ba_memalign(geometry_.alignment, geometry_.request_bytes) : nullptr;
       if (!memory) return nullptr;
-      unsigned char *bits = nullptr;
+      unsigned char *flags = nullptr;
       if (BOOST_ALLOCPLUS_CHECKED) {
-         bits = static_cast<unsigned char *>(ba_calloc(1, bitmap_bytes()));
-         if (!bits) {
+         flags = static_cast<unsigned char *>(ba_calloc(1, in_use_map_bytes()));
+         if (!flags) {
             ba_free(memory);
             return nullptr;
          }
@@ -639,7 +664,7 @@ private:
 #endif
       block_header *b = ::new (static_cast<void *>(start + geometry_.header_offset)) block_header;
       b->check_word = check_word_of(b);
-      b->in_use_bits = bits;
+      b->in_use_flags = flags;
       for (std::size_t sub = 1; sub < geometry_.subblocks; ++sub) {
          char *sb = start + sub * geometry_.alignment;
          *reinterpret_cast<std::uintptr_t *>(sb) = subblock_link(sb, b);
@@ -699,7 +724,7 @@ private:
       VALGRIND_MAKE_MEM_DEFINED(start, geometry_.request_bytes);
 #endif
       b->check_word = 0;   // a stale pointer into the block is no longer this pool's
-      ba_free(b->in_use_bits);
+      ba_free(b->in_use_flags);
       ba_free(start);
    }
 
@@ -707,7 +732,6 @@ private:
    const std::size_t max_free_blocks_;
    const adaptive_pool_geometry geometry_;
    const unsigned bucket_shift_;
-   const unsigned unit_shift_;         // log2 of the node alignment (the checked builds' bitmap)
    std::uint32_t nonempty_ = 0;        // bit i: buckets_[i] is not empty
    std::size_t in_use_ = 0;
    block_list buckets_[bucket_count];  // blocks with some nodes free, by their count
