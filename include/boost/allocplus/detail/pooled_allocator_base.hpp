@@ -10,7 +10,7 @@
 // deallocate(p, 1) always means a node). The allocator itself (Derived) says where nodes come
 // from: allocate_node(), deallocate_node(p), and, for checked builds, owns_node(p); a shared one
 // (Derived::shared_bursts) also gives its pool (burst_pool()), which takes a burst under one lock,
-// a private one takes a burst given back in deallocate_nodes(pop).
+// a private one takes bursts in allocate_nodes(n, push) and deallocate_nodes(pop).
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/allocator_traits.hpp>
@@ -81,22 +81,14 @@ public:
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    void allocate_individual(size_type n, allocplus::multiallocation_chain<T> &chain)
    {
+      // One lock (shared) or guard (private) for the burst, all or nothing: the pool gives back
+      // what it took.
       allocplus::multiallocation_chain<T> got;
-      if constexpr (Derived::shared_bursts) {
-         // One lock for the burst (all or nothing: the pool gives back what it took).
-         derived().burst_pool().allocate_burst(n, [&](void *node) { got.push_front(static_cast<T *>(node)); });
-      } else {
-#if !defined(BOOST_NO_EXCEPTIONS)
-         try {
-#endif
-            for (size_type i = 0; i != n; ++i) got.push_back(static_cast<T *>(derived().allocate_node()));
-#if !defined(BOOST_NO_EXCEPTIONS)
-         } catch (...) {
-            deallocate_individual(got);
-            throw;
-         }
-#endif
-      }
+      auto push = [&](void *node) { got.push_front(static_cast<T *>(node)); };
+      if constexpr (Derived::shared_bursts)
+         derived().burst_pool().allocate_burst(n, push);
+      else
+         derived().allocate_nodes(n, push);
       chain.splice_after(chain.before_begin(), got);
    }
    //! Version 2. Effects: gives every node of `chain` back to the pool; `chain` is left empty.

@@ -9,6 +9,7 @@
 // parameters (Derived::pool_parameters()); the rest is here.
 
 #include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/detail/node_burst.hpp>
 #include <boost/allocplus/detail/pooled_allocator_base.hpp>
 #include <boost/allocplus/detail/private_pool_set.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
@@ -90,6 +91,20 @@ private:
       typename set::usage_guard guard(*pools_);
       existing_pool(p).deallocate(p);
    }
+   // A burst made (pooled_allocator_base::allocate_individual): n nodes pushed, taken under one
+   // guard from the one pool of T's nodes, found once, block by block (the engine's
+   // try_allocate_many). All or nothing: when memory is out, the nodes taken go back and
+   // std::bad_alloc is thrown before push is called.
+   template <class Push>
+   void allocate_nodes(std::size_t n, Push push)
+   {
+      void *taken;
+      {
+         typename set::usage_guard guard(existing_set());
+         if (BOOST_UNLIKELY(!take_nodes(pool(), n, taken))) throw_bad_alloc();
+      }
+      push_taken(taken, push);
+   }
    // A burst freed (pooled_allocator_base::deallocate_individual): every node pop() returns until
    // it returns null, under one guard, into the one pool of T's nodes, found once; the engine's
    // deallocate_many finds the block of each run of nodes once.
@@ -106,7 +121,7 @@ private:
          return node;
       });
    }
-   static constexpr bool shared_bursts = false;   // (no lock: a burst made is a loop of allocate_node)
+   static constexpr bool shared_bursts = false;   // (bursts: allocate_nodes, deallocate_nodes)
    bool owns_node(const void *p) const noexcept
    {
       const Pool *pool = pools_ ? pools_->find(sizeof(T), alignof(T)) : nullptr;

@@ -29,6 +29,7 @@
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/detail/node_burst.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
@@ -107,27 +108,12 @@ public:
    template <class Push>
    void allocate_burst(std::size_t n, Push push)
    {
-      void *taken = nullptr;   // a list of the nodes taken (each node's first word)
+      void *taken;
       const int locked = lock();
-      const std::size_t got = pool_.try_allocate_many(n, [&](void *node) {
-         *static_cast<void **>(node) = taken;
-         taken = node;
-      });
-      if (BOOST_UNLIKELY(got != n)) {
-         while (taken) {
-            void *next = *static_cast<void **>(taken);
-            pool_.deallocate(taken);
-            taken = next;
-         }
-         unlock(locked);
-         throw_bad_alloc();
-      }
+      const bool whole = take_nodes(pool_, n, taken);
       unlock(locked);
-      while (taken) {
-         void *next = *static_cast<void **>(taken);
-         push(taken);
-         taken = next;
-      }
+      if (BOOST_UNLIKELY(!whole)) throw_bad_alloc();
+      push_taken(taken, push);
    }
 
    //! Effects: gives back to the pool every node pop() returns until it returns null, under one
