@@ -552,15 +552,18 @@ void a_burst_checks_every_node_of_a_run(const std::string &owner)
 {
    ThreeWords a;
    const auto [p, q] = neighbours(a);
-   auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(q) + 8);
-   allocplus_test::expect_report(
-      [&] {
-         ba::multiallocation_chain<std::uint64_t[3]> chain;
-         chain.push_back(p);
-         chain.push_back(inside);
-         a.deallocate_individual(chain);
-      },
-      owner + ": a pointer that did not come from this pool is freed", inside);
+   // A pointer inside q, aligned as the nodes are, then one that is not.
+   for (const std::size_t offset : {8, 4}) {
+      auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(q) + offset);
+      allocplus_test::expect_report(
+         [&] {
+            ba::multiallocation_chain<std::uint64_t[3]> chain;
+            chain.push_back(p);
+            chain.push_back(inside);
+            a.deallocate_individual(chain);
+         },
+         owner + ": a pointer that did not come from this pool is freed", inside);
+   }
    a.deallocate(p, 1);
    a.deallocate(q, 1);
 

@@ -43,7 +43,7 @@
  * that cost a few loads, as glibc's. 1 (the default otherwise): adds constant-time checks only,
  * those that cost a comparison or two (container preconditions, a leak count when a pool dies, the
  * pools' check that a pointer freed is aligned and inside the span of their blocks, the adaptive
- * pools' bit per node), so that a debug build stays near a release build's speed; the heap's own
+ * pools' in-use flag per node), so that a debug build stays near a release build's speed; the heap's own
  * paths are level 0's. 2 (asked for): adds the expensive checks, those that search or walk
  * something (a heap's segments and huge blocks, a thread cache's bin, a node pool's tree of
  * blocks) on every free, and sends every free through the slow path that makes them, and Valgrind's

@@ -26,8 +26,8 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported). Checked builds (level 1) keep a byte per 8 bytes of a block (beside the
-//   block: the header is the same in every build) and check, at constant cost, that a pointer
+//   free is reported). Checked builds (level 1) keep a byte per pointer's width of a block
+//   (beside the block: the header is the same in every build) and check, at constant cost, that a pointer
 //   given back is aligned as the nodes are, lies inside the span of the pool's blocks (before its
 //   header is read; in a burst, once a sub-block) and falls at a node's start: they report every
 //   double free and every foreign pointer outside the pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
@@ -289,7 +289,7 @@ public:
          } else {
             // In the sub-block of a node checked whole (inside the span, its header the pool's):
             // what is left to check is its alignment here, and its place among the nodes (the
-            // checked builds' bit, cleared next).
+            // checked builds' in-use flag, cleared next).
             note_given_back(node);
             if (BOOST_ALLOCPLUS_CHECKED && BOOST_UNLIKELY((reinterpret_cast<std::uintptr_t>(node) & misaligned) != 0))
                report("a pointer that did not come from this pool is freed", node);
@@ -418,8 +418,8 @@ private:
          report("a pointer that did not come from this pool is freed", node);
    }
 
-   // The step of every free: node (checked by prepare_free, and in checked builds its bit cleared)
-   // pushed on the free list whose head and address-order flag the caller holds (its block's, or a
+   // The step of every free: node (checked, and in checked builds its in-use flag cleared) pushed
+   // on the free list whose head and address-order flag the caller holds (its block's, or a
    // run's copy written back later); a node freed twice is reported. The block's count and place
    // in the lists are left to the caller.
    void link_freed(void *node, void *&head, std::uint32_t &in_order, std::uintptr_t pool_mark) noexcept
@@ -584,13 +584,15 @@ private:
    }
 
 
-   // Checked builds: a byte per 8 bytes of the block, beside it (at a node's start: 1 while the
-   // node is in use), found with a constant shift, not a division by the node size (index_in's).
-   // A node given back whose byte is 0 is a double free, or a pointer inside the block that is
-   // not a node's start (told apart by index_in when it is reported). A byte each, not a bit: the
-   // nodes of a burst change their flags one after another, and bits sharing a byte would make
-   // each change wait for the store of the one before (a range erased took 1.3x its time).
-   static constexpr unsigned in_use_unit_shift = 3;
+   // Checked builds: a byte per pointer's width of the block (the least node alignment), beside
+   // it (at a node's start: 1 while the node is in use), found with a constant shift, not a
+   // division by the node size (index_in's). A node given back whose byte is 0 is a double free,
+   // or a pointer inside the block that is not a node's start (told apart by index_in when it is
+   // reported). A byte each, not a bit: the nodes of a burst change their flags one after another,
+   // and bits sharing a byte would make each change wait for the store of the one before (a range
+   // erased took 1.3x its time).
+   static constexpr unsigned in_use_unit_shift = sizeof(void *) == 8 ? 3 : 2;
+   static_assert(std::size_t(1) << in_use_unit_shift == sizeof(void *), "a node is aligned at least as a pointer");
    struct in_use_map {
       unsigned char *flags;
       std::uintptr_t start;   // the block's
@@ -614,8 +616,8 @@ private:
       (void)map, (void)node;
 #endif
    }
-   // (Requires: node is aligned as the nodes are and inside b's sub-blocks: prepare_free and
-   // block_of checked it.)
+   // (Requires: node is aligned as the nodes are and inside b's sub-blocks: checked by prepare_free
+   // and block_of, or for the later nodes of a burst's run, by its alignment and its sub-block.)
    void note_freed(const in_use_map &map, const block_header *b, void *node) const noexcept
    {
 #if BOOST_ALLOCPLUS_CHECKED

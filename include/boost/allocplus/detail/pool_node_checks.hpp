@@ -105,8 +105,10 @@ public:
    }
    //! Effects: reports a pointer that cannot be a node of the pool: one not aligned as its nodes
    //!   are, or outside the span of its blocks (from the lowest block's start to the highest
-   //!   one's end). Constant time: checking level 1 calls it on every node given back (a pointer
-   //!   inside the span that is not a node is left to level 2's lookup). Needs no lock: every
+   //!   one's end). Constant time: checking level 1 calls it on every node given back (the
+   //!   adaptive pools: on the first node of each run of a burst in one sub-block, the later ones
+   //!   checked by their alignment and their in-use flag; a pointer inside the span that is not a
+   //!   node is left to level 2's lookup). Needs no lock: every
    //!   span stored between a block's making and its return to the core holds that block (it
    //!   widens when a block is made and is set anew from the blocks kept when some go back), so
    //!   a read of it, even one mixing two updates, holds the block of every node in use, and a

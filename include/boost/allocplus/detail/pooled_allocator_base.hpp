@@ -81,6 +81,7 @@ public:
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    void allocate_individual(size_type n, allocplus::multiallocation_chain<T> &chain)
    {
+      if (n == 0) return;   // (a private allocator makes no pool for nothing)
       // One lock (shared) or guard (private) for the burst, all or nothing: the pool gives back
       // what it took.
       allocplus::multiallocation_chain<T> got;
