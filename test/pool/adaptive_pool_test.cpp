@@ -542,6 +542,16 @@ std::pair<typename Allocator::value_type *, typename Allocator::value_type *> ne
    return {first, second};
 }
 
+// Gives first and second back to a as one burst (a chain of the two).
+template <class Allocator, class Value>
+void give_back_as_a_burst(Allocator &a, Value *first, Value *second)
+{
+   ba::multiallocation_chain<Value> chain;
+   chain.push_back(first);
+   chain.push_back(second);
+   a.deallocate_individual(chain);
+}
+
 // A burst given back checks the first node of each run (its nodes in one sub-block) whole, and
 // the nodes after it by their alignment and their flag in the map of nodes in use: a pointer
 // inside a node, and a node of one word (no mark) freed before, are reported there too. (A chain
@@ -556,12 +566,7 @@ void a_burst_checks_every_node_of_a_run(const std::string &owner)
    for (const std::size_t offset : {8, 4}) {
       auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(q) + offset);
       allocplus_test::expect_report(
-         [&] {
-            ba::multiallocation_chain<std::uint64_t[3]> chain;
-            chain.push_back(p);
-            chain.push_back(inside);
-            a.deallocate_individual(chain);
-         },
+         [&] { give_back_as_a_burst(a, p, inside); },
          owner + ": a pointer that did not come from this pool is freed", inside);
    }
    a.deallocate(p, 1);
@@ -575,10 +580,7 @@ void a_burst_checks_every_node_of_a_run(const std::string &owner)
          c.deallocate(s, 1);
          c.deallocate(t, 1);   // (s is not the node freed last: that one is caught in every build)
          ba_thread_cache_flush();   // (the shared pool's: s in a thread's bin is level 2's to find)
-         ba::multiallocation_chain<char> chain;
-         chain.push_back(r);
-         chain.push_back(s);
-         c.deallocate_individual(chain);
+         give_back_as_a_burst(c, r, s);
       },
       owner + ": double free of a node", s);
    c.deallocate(r, 1);
