@@ -771,6 +771,8 @@ BOOST_AUTO_TEST_CASE(a_pointer_into_no_region_of_a_growing_arena_is_reported)
 namespace {
 
 const char *const overwritten = "ba::arena: a free block is overwritten (a write after free, or an overflow?)";
+const char *const no_block_after = "ba::arena: no block starts where the block before says it ends (a header "
+                                   "overwritten by an overflow, or a write after free?)";
 
 // Writes `value` at `where` in freed memory, as a write after free would. Not instrumented: under
 // ASan the write itself would be reported, and it is the arena's own check this is about.
@@ -1116,6 +1118,26 @@ BOOST_AUTO_TEST_CASE(a_live_header_whose_size_reaches_past_the_bump_pointer_is_r
       "ba::arena::deallocate: a block freed twice, or not from this arena", lead_test_second_user);
 }
 
+// A size rewritten to end inside the next block (a live one, full of the user's bytes): freed,
+// the block would take the neighbour's first bytes with it, and a later allocation would hand
+// them out while the neighbour still uses them. The block's end must be a block's start.
+BOOST_AUTO_TEST_CASE(a_live_header_whose_size_ends_inside_its_neighbour_is_reported_in_every_build)
+{
+   allocplus_test::expect_report(
+      [] {
+         ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+         (void)a.allocate(64);
+         void *second = a.allocate(64);
+         void *third = a.allocate(64);
+         (void)a.allocate(64);   // so that the third block does not end at the bump pointer
+         std::memset(third, 0xAB, 64);
+         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
+         write_after_free(header, std::uintptr_t(112));   // 80 bytes of its own, 32 of the third's
+         a.deallocate(second);
+      },
+      no_block_after, lead_test_buffer + 80 + 112);
+}
+
 // A pointer above the bump pointer whose header still says "live" (the arena released since):
 // the free's fast path must not take it, where `top - start` would wrap and pass the size check,
 // and file bump room the arena hands out again.
@@ -1450,7 +1472,7 @@ BOOST_AUTO_TEST_CASE(a_growth_into_a_forged_next_block_is_reported)
          write_after_free(buffer + 80, read_raw(buffer + 80) + 160);
          std::printf("%d\n", a.try_resize_in_place(p, 200));
       },
-      overwritten, buffer + 80);
+      no_block_after, buffer + 80);
 }
 
 BOOST_AUTO_TEST_CASE(large_free_blocks_of_one_size_share_a_ring_and_are_all_reused)

@@ -404,17 +404,13 @@ private:
    {
       const unsigned char *const top = top_of(r);
       for (const unsigned char *b = r.begin; b != top;) {
+         if (!block_start_sound(b, top)) return false;
          const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
-         if (h->size < detail::arena_min_block || h->size % detail::arena_granule != 0 ||
-             h->size > static_cast<std::size_t>(top - b))
-            return false;
          if (h->state == detail::arena_live) {
             ++totals.live;
             totals.allocated += h->size;
-         } else if (h->state == detail::arena_free) {
-            totals.free_bytes += h->size;
          } else {
-            return false;
+            totals.free_bytes += h->size;
          }
          b += h->size;
       }
@@ -1261,22 +1257,45 @@ private:
                                                       detail::arena_header_size);
    }
 
-   // The header of live block p, once p is checked to be one (live_block_sound) in the region
-   // that holds it. Every build, at constant cost, as glibc checks a chunk given back. A pointer
-   // into no region is foreign.
+   // The header of live block p, once p is checked to be one (live_header_sound) in the region
+   // that holds it, followed by a block. Every build, at constant cost, as glibc checks a chunk
+   // given back. A pointer into no region is foreign; a block followed by none names where the
+   // next should start.
    BOOST_ALLOCPLUS_CORE_NO_ASAN detail::arena_header *checked_header(void *p, const char *what) const noexcept
    {
       const detail::arena_region *r = region_of(static_cast<const unsigned char *>(p));
-      BOOST_ALLOCPLUS_ARENA_CHECK(r != nullptr && live_block_sound(p, r->begin, top_of(*r)), what, p);
-      return header_of(p);
+      BOOST_ALLOCPLUS_ARENA_CHECK(r != nullptr && live_header_sound(p, r->begin, top_of(*r)), what, p);
+      detail::arena_header *h = header_of(p);
+      const unsigned char *start = reinterpret_cast<const unsigned char *>(h) - h->lead;
+      if (BOOST_UNLIKELY(!block_ends_at_a_block(start, h->size, top_of(*r)))) report_no_block_after(start + h->size);
+      return h;
+   }
+
+   // Where a live block's header says the next block starts, no block does.
+   [[noreturn]] static void report_no_block_after(const void *end) noexcept
+   {
+      detail::report_usage_error("ba::arena: no block starts where the block before says it ends (a header "
+                                 "overwritten by an overflow, or a write after free?)", end);
+   }
+
+   // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
+   // region, its block live, and the block its header describes within them and followed by a
+   // block (block_ends_at_a_block): what checked_header checks, in a form the free's fast path
+   // can branch on.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_block_sound(const void *p, const unsigned char *begin,
+                                                             const unsigned char *top) noexcept
+   {
+      if (!live_header_sound(p, begin, top)) return false;
+      const detail::arena_header *h = header_of(p);
+      return block_ends_at_a_block(reinterpret_cast<const unsigned char *>(h) - h->lead, h->size, top);
    }
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
    // region (p within them), its block live, and the block its header describes within them (an
    // overrun that rewrote the header must not make the free file a block elsewhere). Size and
    // lead must be whole granules: the block then starts on one, which hand_out relies on.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_block_sound(const void *p, const unsigned char *begin,
-                                                             const unsigned char *top) noexcept
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_header_sound(const void *p, const unsigned char *begin,
+                                                              const unsigned char *top) noexcept
    {
       const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
       const std::uintptr_t first_user = reinterpret_cast<std::uintptr_t>(begin) + detail::arena_header_size;
@@ -1285,6 +1304,25 @@ private:
       return h->state == detail::arena_live && (h->size | h->lead) % detail::arena_granule == 0 &&
              h->size >= detail::arena_min_block && h->lead <= a - first_user &&
              h->size <= static_cast<std::size_t>(top - (reinterpret_cast<const unsigned char *>(h) - h->lead));
+   }
+
+   // Whether the block [start, start + size) ends at top or where another block starts, as glibc
+   // checks the chunk after one freed: a size rewritten by an overflow to end inside the next
+   // block would otherwise free that block's first bytes with it, and hand them out again.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool block_ends_at_a_block(const unsigned char *start, std::size_t size,
+                                                                  const unsigned char *top) noexcept
+   {
+      return start + size == top || block_start_sound(start + size, top);
+   }
+
+   // Whether the bytes at b (a granule below top) start a block: a live or free header whose
+   // size keeps the block below top.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool block_start_sound(const unsigned char *b, const unsigned char *top) noexcept
+   {
+      const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+      return (h->state == detail::arena_live || h->state == detail::arena_free) &&
+             h->size % detail::arena_granule == 0 && h->size >= detail::arena_min_block &&
+             h->size <= static_cast<std::size_t>(top - b);
    }
 
    const char *live_blocks_message() const noexcept
