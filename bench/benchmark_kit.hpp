@@ -171,6 +171,15 @@ inline std::size_t rss_at_benchmark_start(int id)
    return baseline;
 }
 
+//! What else the process does while a benchmark is timed: nothing, keeps one more thread alive
+//! (which makes every lock of the process a real one), or has a second thread at work on the
+//! same allocator.
+enum class company { none, idle_thread, second_worker };
+
+//! The companies a threaded table runs with, and the suffix of each one's table name.
+inline constexpr std::pair<company, const char *> companies[] = {
+   {company::none, ""}, {company::idle_thread, "_idle_thread"}, {company::second_worker, "_two_threads"}};
+
 //! A thread that exists and does nothing until the object dies.
 class idle_thread {
 public:

@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from run import add_cpu_argument, list_benchmarks, pin_to_cpu, regex_escape
+from run import add_cpu_argument, benchmark_cpus, list_benchmarks, pin_to_cpu, regex_escape
 
 DEFAULT_FILTER = "/ba_"   # our allocators' rows
 
@@ -49,7 +49,8 @@ def run_once(exe, pattern, min_time):
     counter, which for a row that times one phase of an iteration is that phase alone), else the
     real time of an iteration."""
     out = subprocess.run([exe, "--benchmark_filter=" + pattern, "--benchmark_format=json",
-                          "--benchmark_min_time=%g" % min_time], check=True, capture_output=True, text=True)
+                          "--benchmark_min_time=%g" % min_time], check=True, capture_output=True, text=True,
+                         preexec_fn=benchmark_cpus(pattern))
     times = {}
     for b in json.loads(out.stdout)["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":

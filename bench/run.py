@@ -135,12 +135,38 @@ def add_cpu_argument(ap):
                          "use, %(default)s; -1: none)")
 
 
+# The CPUs this process might use before pin_to_cpu: a benchmark with two threads at work gets a
+# second one of them (benchmark_cpus).
+_cpus_before_pinning = None
+
+
 def pin_to_cpu(cpu):
     """Pins this process, and so every benchmark it starts, to `cpu` (-1: leaves it free). Unpinned,
     two processes compared may run on different cores, and on a shared VM one core can run 1.8x
     slower than the other for minutes at a time (seen on the project's VM, 2026-11-29)."""
+    global _cpus_before_pinning
+    _cpus_before_pinning = os.sched_getaffinity(0)
     if cpu >= 0:
         os.sched_setaffinity(0, {cpu})
+
+
+# Benchmarks in which two threads work at once: pinned to one CPU, they would take turns on it and
+# measure the scheduler (a lock's holder preempted, a spinning waiter holding the CPU it needs).
+TWO_THREADS_AT_WORK = re.compile(r"_two_threads|producer_consumer")
+
+
+def benchmark_cpus(name):
+    """A preexec_fn for the process of benchmark `name`, or None (it inherits this process's
+    CPU): a row with two threads at work runs on the pinned CPU and one more of those this process
+    was given, so that each thread has a CPU of its own, as in the program it stands for."""
+    if not TWO_THREADS_AT_WORK.search(name) or _cpus_before_pinning is None:
+        return None
+    pinned = os.sched_getaffinity(0)
+    others = sorted(_cpus_before_pinning - pinned)
+    if len(pinned) != 1 or not others:
+        return None
+    cpus = pinned | {others[0]}
+    return lambda: os.sched_setaffinity(0, cpus)
 
 
 def list_benchmarks(exe):
@@ -219,7 +245,8 @@ def run_one(run, min_time, timeout):
         env.pop("LD_PRELOAD", None)
     started = time.monotonic()
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                             preexec_fn=benchmark_cpus(run["listed"]))
     except subprocess.TimeoutExpired:
         return {"status": "timeout after %g s" % timeout}, None
     elapsed = time.monotonic() - started
@@ -265,7 +292,8 @@ def run_interleaved(ours_run, peer_run, repetitions, min_time, timeout):
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                             preexec_fn=benchmark_cpus(ours_run["listed"]))
         entries = json.loads(out.stdout).get("benchmarks", []) if out.returncode == 0 else None
     except (subprocess.TimeoutExpired, ValueError):
         entries = None
@@ -763,7 +791,8 @@ def write_report(path, machine, command, settings, groups, results, missing, che
            "Each benchmark ran in a process of its own%s, %d measured rounds after %d warm-up round, every "
            "allocator of a row in the same round; a figure is the median over the rounds, its spread "
            "(slowest - fastest) / median. The machine is a shared virtual machine: differences within "
-           "the spread are noise." % (" on CPU %d" % settings["cpu"] if settings.get("cpu", -1) >= 0 else "",
+           "the spread are noise." % (" on CPU %d (with two threads at work: and one more)" % settings["cpu"]
+                                      if settings.get("cpu", -1) >= 0 else "",
                                       settings["rounds"], settings["warmup_rounds"]),
            "", "The whole run, every sample and the counters: [%s](%s). Older runs: [bench/results](%s)." % (
                os.path.basename(results_md), rel(results_md), rel(os.path.dirname(results_md))), ""]
@@ -979,7 +1008,8 @@ def main():
           "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
           "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
           "- %d measured round(s) after a warm-up, each benchmark in its own process%s, min time %g s%s%s"
-          % (args.rounds, (" on CPU %d" % args.cpu) if args.cpu >= 0 else " (not pinned to a CPU)", args.min_time,
+          % (args.rounds, (" on CPU %d (with two threads at work: and one more)" % args.cpu) if args.cpu >= 0
+             else " (not pinned to a CPU)", args.min_time,
              (", filter `%s`" % args.filter) if args.filter else "",
              ("; time targets also run ours and the peer in one process, %d repetitions each interleaved "
               "at random, %g s each, per round" % (args.interleave, args.interleave_min_time))

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,14 +104,38 @@ void erase_ranges(List &l, const std::vector<typename List::iterator> &bounds)
 
 enum class phase { insert, erase };
 
-//! The benchmark of one row of the test over Config's list of MyInt: times `timed` (the rest of
-//! each iteration untimed), on a heap aged by Config's allocator when `age` asks for it; sets
-//! `time_per_op` (per element) and the label.
+//! The whole test of row r, over and over, on a list of its own: the second thread at work of
+//! the `_two_threads` tables (busy_thread).
 template <class Config>
-void time_list_test(benchmark::State &state, const row &r, phase timed, heap_age age)
+class list_test_worker {
+public:
+   explicit list_test_worker(row r) : row_(r) {}
+   void step()
+   {
+      typename Config::template list<my_int> l;
+      insert_ranges(l, row_, row_.ranges_per_batch());
+      erase_ranges(l, range_bounds(l, row_, row_.ranges_per_batch()));
+      benchmark::DoNotOptimize(l.size());
+   }
+
+private:
+   row row_;
+};
+
+//! The benchmark of one row of the test over Config's list of MyInt: times `timed` (the rest of
+//! each iteration untimed), on a heap aged by Config's allocator when `age` asks for it, with
+//! `others` in the process (an idle thread, or a second thread running the same test over the
+//! same allocator); sets `time_per_op` (per element) and the label.
+template <class Config>
+void time_list_test(benchmark::State &state, const row &r, phase timed, heap_age age,
+                    company others = company::none)
 {
    using List = typename Config::template list<my_int>;
    const heap_of_age<Config::template alloc> heap(age);
+   std::optional<idle_thread> idle;
+   std::optional<busy_thread<list_test_worker<Config>>> second;
+   if (others == company::idle_thread) idle.emplace();
+   if (others == company::second_worker) second.emplace(r);
    const std::size_t ranges = r.ranges_per_batch();
    double seconds = 0;
    for (auto _ : state) {
@@ -135,27 +160,31 @@ void time_list_test(benchmark::State &state, const row &r, phase timed, heap_age
 }
 
 //! Registers the insert and erase benchmarks of row r for Config's list under the tables
-//! `<prefix>_insert[_aged]` and `<prefix>_erase[_aged]`, as <table>/<row>/<name>; `extra` runs
-//! after the timed loop (e.g. counters from an untimed pass).
+//! `<prefix>_insert[_aged][_idle_thread|_two_threads]` and `<prefix>_erase[...]`, as
+//! <table>/<row>/<name>; `extra` runs after the timed loop (e.g. counters from an untimed pass).
 template <class Config, class Extra>
-void register_list_test(const std::string &prefix, const row &r, const char *name, heap_age age, Extra extra)
+void register_list_test(const std::string &prefix, const row &r, const char *name, heap_age age, Extra extra,
+                        company others = company::none)
 {
-   const std::string aged = age == heap_age::aged ? "_aged/" : "/";
-   const std::string tail = aged + r.name() + "/" + name;
-   register_benchmark(prefix + "_insert" + tail, [r, age, extra](benchmark::State &s) {
-      time_list_test<Config>(s, r, phase::insert, age);
+   std::string suffix = age == heap_age::aged ? "_aged" : "";
+   for (const auto &[c, company_suffix] : companies)
+      if (c == others) suffix += company_suffix;
+   const std::string tail = suffix + "/" + r.name() + "/" + name;
+   register_benchmark(prefix + "_insert" + tail, [r, age, extra, others](benchmark::State &s) {
+      time_list_test<Config>(s, r, phase::insert, age, others);
       extra(s, r);
    });
-   register_benchmark(prefix + "_erase" + tail, [r, age, extra](benchmark::State &s) {
-      time_list_test<Config>(s, r, phase::erase, age);
+   register_benchmark(prefix + "_erase" + tail, [r, age, extra, others](benchmark::State &s) {
+      time_list_test<Config>(s, r, phase::erase, age, others);
       extra(s, r);
    });
 }
 
 template <class Config>
-void register_list_test(const std::string &prefix, const row &r, const char *name, heap_age age = heap_age::fresh)
+void register_list_test(const std::string &prefix, const row &r, const char *name, heap_age age = heap_age::fresh,
+                        company others = company::none)
 {
-   register_list_test<Config>(prefix, r, name, age, [](benchmark::State &, const row &) {});
+   register_list_test<Config>(prefix, r, name, age, [](benchmark::State &, const row &) {}, others);
 }
 
 }} // namespace ba_bench::seed000_list

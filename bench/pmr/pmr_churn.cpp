@@ -49,8 +49,7 @@ std::size_t churn(Container &c, Add add)
    return ba_bench::node_churn(c, add, kCount, false);
 }
 
-// What else the process does while a churn is timed.
-enum class company { none, idle_thread, second_worker };
+using ba_bench::company;
 
 template <class Container, class MakeResource, class Add>
 void bm_churn(benchmark::State &state, MakeResource make_resource, Add add, company others)
@@ -114,9 +113,7 @@ void register_resource(const std::string &name, threads safe)
 {
    const auto push = [](auto &c, int key) { c.push_back(key); };
    const auto insert = [](auto &c, int key) { c.emplace(key, key); };
-   const std::pair<company, const char *> settings[] = {
-      {company::none, ""}, {company::idle_thread, "_idle_thread"}, {company::second_worker, "_two_threads"}};
-   for (const auto &[others, suffix] : settings) {
+   for (const auto &[others, suffix] : ba_bench::companies) {
       if (others == company::second_worker && safe == threads::one) continue;
       const company o = others;
       const auto make = [] { return std::make_unique<Holder>(); };

@@ -10,6 +10,14 @@
 //      chapter 2's list test (bench/list/seed000_list_test.hpp: ranges of the seed's MyInt
 //      inserted at the end of a list, then erased range by range), at its four range sizes.
 //      Operation: one element inserted / erased.
+//   seed000_adaptive_pool_insert_aged/200000x10/<allocator>, ..._erase_aged/...
+//      ranges of 10 (the row with the most allocator calls per element) on a heap aged first over
+//      the same allocator (bench/aged_heap.hpp)
+//   seed000_adaptive_pool_insert_idle_thread/200000x10/<allocator>, ..._erase_idle_thread/...
+//      the same on a fresh heap with one more thread alive, blocked (every lock is taken for real)
+//   seed000_adaptive_pool_insert_two_threads/200000x10/<allocator>, ..._erase_two_threads/...
+//      the same while a second thread runs the whole test, over and over, on a list of its own
+//      over the same allocator (a private pool: a pool of its own)
 //   seed000_adaptive_pool_memory/1M_nodes/<allocator>
 //   seed000_adaptive_pool_memory_aged/1M_nodes/<allocator>
 //      the memory tables: a list<int> of 1,000,000 nodes (24 bytes each) built by push_back and
@@ -266,6 +274,21 @@ void memory_benchmark(benchmark::State &state, heap_age age)
 
 // --- registration -------------------------------------------------------------------------------
 
+//! The timed tests of one allocator: every row on a fresh heap in a process of one thread; and
+//! the row with the most allocator calls per element (ranges of 10) on an aged heap, with an idle
+//! second thread alive, and with a second thread running the same test over the same allocator.
+template <class Timed>
+void add_list_tests(const char *name)
+{
+   using ba_bench::company;
+   using ba_bench::seed000_list::register_list_test;
+   for (const row &r : rows) register_list_test<Timed>("seed000_adaptive_pool", r, name);
+   const row ranges_of_10{200000, 10};
+   register_list_test<Timed>("seed000_adaptive_pool", ranges_of_10, name, heap_age::aged);
+   register_list_test<Timed>("seed000_adaptive_pool", ranges_of_10, name, heap_age::fresh, company::idle_thread);
+   register_list_test<Timed>("seed000_adaptive_pool", ranges_of_10, name, heap_age::fresh, company::second_worker);
+}
+
 //! One allocator: its timed-test list (ba::list, or Boost.Container's list for its allocators)
 //! and its memory-table list, over the heap its memory is read from.
 template <template <class> class Alloc, heap_kind Heap, bool Pool, bool Boost = false>
@@ -274,7 +297,7 @@ void add(const char *name)
    using timed = std::conditional_t<Boost, config<boost_list_t, Alloc, false>, config<ba_list_t, Alloc, false>>;
    using memory = std::conditional_t<Boost, memory_config<boost_list_t, Alloc, Heap, Pool>,
                                      memory_config<std_list_t, Alloc, Heap, Pool>>;
-   for (const row &r : rows) ba_bench::seed000_list::register_list_test<timed>("seed000_adaptive_pool", r, name);
+   add_list_tests<timed>(name);
    ba_bench::register_benchmark(std::string("seed000_adaptive_pool_memory/1M_nodes/") + name,
                                 [](benchmark::State &s) { memory_benchmark<memory>(s, heap_age::fresh); })
       ->Iterations(1);
@@ -288,8 +311,7 @@ void add(const char *name)
 template <template <class> class Alloc>
 void add_timed(const char *name)
 {
-   for (const row &r : rows)
-      ba_bench::seed000_list::register_list_test<config<ba_list_t, Alloc, false>>("seed000_adaptive_pool", r, name);
+   add_list_tests<config<ba_list_t, Alloc, false>>(name);
 }
 
 } // namespace

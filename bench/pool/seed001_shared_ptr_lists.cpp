@@ -199,8 +199,7 @@ private:
    std::size_t round_ = 0, next_ = 0;
 };
 
-// What else the process does while the rounds are timed.
-enum class company { none, idle_thread, second_worker };
+using ba_bench::company;
 
 template <class Make>
 void bm_lists(benchmark::State &state, bool same_list, company others)

@@ -74,8 +74,7 @@ std::size_t churn(Container &c, Add add)
    return ba_bench::node_churn(c, add, kCount, true);
 }
 
-// What else the process does while a churn is timed.
-enum class company { none, idle_thread, second_worker };
+using ba_bench::company;
 
 template <class MakeContainer, class Add>
 void bm_churn(benchmark::State &state, MakeContainer make, Add add, company others)
@@ -254,9 +253,7 @@ using boost_fast_pool = boost::fast_pool_allocator<T>;
 template <class Maker>
 void register_rows(const std::string &alloc)
 {
-   const std::pair<company, const char *> modes[] = {
-      {company::none, ""}, {company::idle_thread, "_idle_thread"}, {company::second_worker, "_two_threads"}};
-   for (const auto &[others, suffix] : modes) {
+   for (const auto &[others, suffix] : ba_bench::companies) {
       ba_bench::register_benchmark("seed002_list_churn" + std::string(suffix) + "/1M/" + alloc,
                                    [others = others](benchmark::State &s) {
                                       bm_churn(s, [] { return Maker::list(); }, push, others);

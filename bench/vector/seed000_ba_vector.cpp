@@ -237,8 +237,7 @@ tally count_shrink(const row &r)
 
 // --- the benchmarks -----------------------------------------------------------------------------
 
-// What else the process runs while a push_back row is timed.
-enum class company { none, idle_thread, busy_thread };
+using ba_bench::company;
 
 // `vectors` vectors of T built by `elements` push_backs each, and destroyed.
 template <class Vector, class T>
@@ -268,7 +267,7 @@ void push_back_benchmark(benchmark::State &state, row r, heap_age age, company w
    std::optional<ba_bench::idle_thread> idle;
    std::optional<ba_bench::busy_thread<vector_builder<Vector, T>>> busy;
    if (with == company::idle_thread) idle.emplace();
-   if (with == company::busy_thread) busy.emplace(r);
+   if (with == company::second_worker) busy.emplace(r);
    for (auto _ : state) {
       build_vectors<Vector, T>(vectors, r.elements);
       benchmark::ClobberMemory();
@@ -449,7 +448,7 @@ int main(int argc, char **argv)
       add_push_back<ba_vector_v2>(t, r, "ba_vector_v2", heap_age::aged);
    }
    for (const auto &[t, with] : {std::pair{"seed000_ba_vector_push_back_aged_idle_thread", company::idle_thread},
-                                 std::pair{"seed000_ba_vector_push_back_aged_two_threads", company::busy_thread}}) {
+                                 std::pair{"seed000_ba_vector_push_back_aged_two_threads", company::second_worker}}) {
       const row r{5000000, 20};
       add_push_back<std_vector>(t, r, "std_vector", heap_age::aged, with);
       add_push_back<boost_vector_v2>(t, r, "boost_vector_v2", heap_age::aged, with);
