@@ -268,6 +268,38 @@ BOOST_AUTO_TEST_CASE(nodes_in_the_depot_count_as_free_and_go_back_with_their_blo
    BOOST_TEST(alloc::statistics().blocks == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_blocks)
+{
+   // Nodes freed one by one (a std::list's) wait in the thread's bin and the depot; a burst (a
+   // ba::list's insert of a range) takes those before it carves new blocks, so that a program
+   // that frees one way and allocates the other does not grow.
+   struct wide {
+      std::uint64_t w[11];   // 88 bytes: a pool no other test uses
+   };
+   using alloc = na<wide>;
+   alloc a;
+   std::vector<wide *> nodes;
+   for (int i = 0; i < 2048; ++i) nodes.push_back(a.allocate(1));
+   for (wide *p : nodes) a.deallocate(p, 1);
+   BOOST_TEST(alloc::statistics().free_nodes >= 2048u - 128u);   // (the bin holds at most 128)
+   const std::size_t blocks = alloc::statistics().blocks;
+   std::vector<ba::multiallocation_chain<wide>> bursts(190);
+   for (auto &chain : bursts) a.allocate_individual(10, chain);   // 1900 nodes
+   BOOST_TEST(alloc::statistics().blocks == blocks);
+   std::vector<wide *> taken;
+   for (auto &chain : bursts)
+      for (auto it = chain.begin(); it != chain.end(); ++it) taken.push_back(&*it);
+   std::sort(taken.begin(), taken.end());
+   BOOST_TEST((std::adjacent_find(taken.begin(), taken.end()) == taken.end()));
+   std::sort(nodes.begin(), nodes.end());
+   BOOST_TEST(std::includes(nodes.begin(), nodes.end(), taken.begin(), taken.end()));
+   for (auto &chain : bursts) a.deallocate_individual(chain);
+   ba_thread_cache_flush();
+   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);
+   alloc::release_free_blocks();
+   BOOST_TEST(alloc::statistics().blocks == 0u);
+}
+
 // (Under ASan the test's own write after free is what is reported.)
 #if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
 BOOST_AUTO_TEST_CASE(a_link_overwritten_in_a_threads_bin_is_reported_when_the_bin_goes_back)

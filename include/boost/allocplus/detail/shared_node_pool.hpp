@@ -101,16 +101,19 @@ public:
       deallocate_slow(node);
    }
 
-   //! Effects: calls push(node) for n nodes taken from the pool under one lock (a burst: the
-   //!   thread's bin is left as it is). Throws: std::bad_alloc when memory is out, after giving
-   //!   back the nodes it took (push is then not called).
+   //! Effects: calls push(node) for n nodes taken under one lock (a burst: the thread's bin is
+   //!   left as it is): first from the depot's magazines (nodes freed one by one and parked
+   //!   there), then from the pool. Throws: std::bad_alloc when memory is out, after giving back
+   //!   the nodes it took (push is then not called).
    //! Complexity: linear in n, one lock.
    template <class Push>
    void allocate_burst(std::size_t n, Push push)
    {
-      void *taken;
       const int locked = lock();
-      const bool whole = take_nodes(pool_, n, taken);
+      magazine from_depot{nullptr, 0};
+      if (BOOST_UNLIKELY(depot_count_ != 0)) from_depot = take_from_depot_locked(n);
+      void *taken = from_depot.first;
+      const bool whole = take_more_nodes(pool_, n - from_depot.length, taken);
       unlock(locked);
       if (BOOST_UNLIKELY(!whole)) throw_bad_alloc();
       push_taken(taken, push);
@@ -174,6 +177,12 @@ public:
 private:
    static constexpr bool keeps_depot = Pool::keeps_depot;
 
+   // A list of nodes linked as in a bin, whole.
+   struct magazine {
+      void *first;
+      std::size_t length;
+   };
+
    // Returns: whether the depot has room for one more magazine, its array grown if need be.
    // Precondition: the lock is held.
    bool depot_has_room_locked() noexcept
@@ -208,6 +217,28 @@ private:
       return static_cast<unsigned>(n < 8 ? 8 : n > 64 ? 64 : n);
    }
 
+   // Takes up to n nodes from the depot's magazines, the one parked last first (a magazine
+   // partly taken stays, shorter). Returns: the nodes taken, linked through their first words.
+   // Precondition: the lock is held.
+   BOOST_NOINLINE magazine take_from_depot_locked(std::size_t n) noexcept
+   {
+      magazine taken{nullptr, 0};
+      while (taken.length != n && depot_count_ != 0) {
+         magazine &m = depot_[depot_count_ - 1];
+         for (; taken.length != n && m.length != 0; ++taken.length) {
+            void *node = m.first;
+            m.first = --m.length != 0 ? pool_.next_free(node) : nullptr;
+            --depot_nodes_;
+            pool_.unpoison(node);
+            pool_.unmark_free(node);
+            *static_cast<void **>(node) = taken.first;
+            taken.first = node;
+         }
+         if (m.length == 0) --depot_count_;
+      }
+      return taken;
+   }
+
    int lock() const noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
@@ -230,42 +261,21 @@ private:
    BOOST_NOINLINE void *allocate_slow()
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr;
-#else
-      void *bin = nullptr;
-#endif
-      const int taken = lock();
-#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      // The thread's bin is empty (the pop failed): a magazine goes into it, whole from the depot
-      // when it has one, else node by node from the pool.
-      if (bin && bin->head == nullptr && depot_count_ != 0) {
-         const magazine m = depot_[--depot_count_];
-         depot_nodes_ -= m.length;
-         void *node = m.first;
-         bin->head = pool_.next_free(node);
-         bin->room = bin->limit - static_cast<unsigned>(m.length - 1);
+      // The thread's bin is empty (the pop failed): it is refilled, and the node comes from it.
+      // (ba_detail_pool_cache_bin made the thread's cache current: the pop reads that bin.)
+      if (ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr) {
+         const int taken = lock();
+         refill_bin_locked(bin, 1);
          unlock(taken);
+         void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1);
+         if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
          pool_.unpoison(node);
          pool_.unmark_free(node);
          return node;
       }
 #endif
+      const int taken = lock();
       void *node = pool_.try_allocate();
-#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (node && bin) {
-         for (unsigned i = bin->limit / 2; i > 1; --i) {
-            void *extra = pool_.try_allocate();
-            if (!extra) break;
-            ba_detail_link_store(extra, bin->head);
-            pool_.mark_free(extra);
-            bin->head = extra;
-            --bin->room;
-            pool_.poison(extra);
-         }
-      }
-#else
-      (void)bin;
-#endif
       unlock(taken);
       if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
       return node;
@@ -301,6 +311,30 @@ private:
    }
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   // Fills the thread's bin up to half (at least `want` nodes, want at most half a bin): an empty
+   // bin takes the magazine the depot parked last, whole; then nodes come from the pool one by
+   // one. Precondition: the lock is held.
+   void refill_bin_locked(ba_detail_cache_bin *bin, std::size_t want) noexcept
+   {
+      if (bin->head == nullptr && depot_count_ != 0) {
+         const magazine m = depot_[--depot_count_];
+         depot_nodes_ -= m.length;
+         bin->head = m.first;
+         bin->room = bin->limit - static_cast<unsigned>(m.length);
+      }
+      const unsigned half = bin->limit / 2;
+      const unsigned target = want > half ? static_cast<unsigned>(want) : half;
+      const unsigned held = bin->limit - bin->room;
+      if (held >= target) return;
+      pool_.try_allocate_many(target - held, [&](void *extra) {
+         ba_detail_link_store(extra, bin->head);
+         pool_.mark_free(extra);
+         bin->head = extra;
+         --bin->room;
+         pool_.poison(extra);
+      });
+   }
+
    // Checking level 2: a node freed while it waits in the thread's bin is a double free.
    void check_not_in_bin(const ba_detail_cache_bin *bin, const void *node) const noexcept
    {
@@ -369,12 +403,6 @@ private:
       p.unlock(taken);
    }
 #endif
-
-   // A list of nodes linked as in a bin, whole.
-   struct magazine {
-      void *first;
-      std::size_t length;
-   };
 
    mutable int lock_ = 0;
    unsigned cls_ = 0;   // the core's class: the threads' bins of this pool (0: none)
