@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from run import add_cpu_argument, benchmark_cpus, list_benchmarks, pin_to_cpu, regex_escape
+from run import add_cpu_argument, benchmark_cpus, list_benchmarks, pin_to_cpu, pinning_words, regex_escape, two_thread_cpus
 
 DEFAULT_FILTER = "/ba_"   # our allocators' rows
 
@@ -117,11 +117,11 @@ def main():
     with open(args.out, "w") as f:
         f.write("# What each checking level costs (%s)\n\n" % started.strftime("%Y-%m-%d"))
         f.write("Measured %s to %s UTC on a shared 2-core VM, %d rounds, each round "
-                "running each row's three builds one after the other in a new random order, %s; `--benchmark_min_time=%g`; "
+                "running each row's three builds one after the other in a new random order, every run%s; `--benchmark_min_time=%g`; "
                 "rows of our allocators (`%s`). Command: `python3 bench/checked_levels.py --build-root build "
                 "--rounds %d%s --out %s`.\n\n" % (started.strftime("%Y-%m-%d %H:%M"), finished.strftime("%H:%M"),
                                                    args.rounds,
-                                                   "every run on CPU %d" % args.cpu if args.cpu >= 0 else "unpinned",
+                                                   pinning_words(args.cpu, two_thread_cpus()),
                                                    args.min_time, args.filter, args.rounds,
                                                    ("" if args.programs == PROGRAMS else " --programs " + " ".join(args.programs))
                                                    + ("" if args.filter == DEFAULT_FILTER else " --filter '%s'" % args.filter),

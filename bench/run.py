@@ -155,18 +155,34 @@ def pin_to_cpu(cpu):
 TWO_THREADS_AT_WORK = re.compile(r"_two_threads|producer_consumer")
 
 
-def benchmark_cpus(name):
-    """A preexec_fn for the process of benchmark `name`, or None (it inherits this process's
-    CPU): a row with two threads at work runs on the pinned CPU and one more of those this process
-    was given, so that each thread has a CPU of its own, as in the program it stands for."""
-    if not TWO_THREADS_AT_WORK.search(name) or _cpus_before_pinning is None:
+def two_thread_cpus():
+    """The CPUs a row with two threads at work runs on: the pinned CPU and one more of those this
+    process was given; None when this process is not pinned to one CPU or was given no other."""
+    if _cpus_before_pinning is None:
         return None
     pinned = os.sched_getaffinity(0)
     others = sorted(_cpus_before_pinning - pinned)
     if len(pinned) != 1 or not others:
         return None
-    cpus = pinned | {others[0]}
-    return lambda: os.sched_setaffinity(0, cpus)
+    return pinned | {others[0]}
+
+
+def benchmark_cpus(name):
+    """A preexec_fn for the process of benchmark `name`, or None (it inherits this process's
+    CPUs): a row with two threads at work gets two_thread_cpus(), so that each thread has a CPU of
+    its own, as in the program it stands for."""
+    cpus = two_thread_cpus() if TWO_THREADS_AT_WORK.search(name) else None
+    return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+
+
+def pinning_words(cpu, two_cpus):
+    """How a run was pinned, for its report: cpu (-1: not pinned) and the CPUs of its rows with
+    two threads at work (a list, or None)."""
+    if cpu < 0:
+        return " (not pinned to a CPU)"
+    if two_cpus:
+        return " on CPU %d (rows with two threads at work: CPUs %s)" % (cpu, " and ".join(map(str, sorted(two_cpus))))
+    return " on CPU %d (rows with two threads at work too: no other CPU was given)" % cpu
 
 
 def list_benchmarks(exe):
@@ -791,7 +807,7 @@ def write_report(path, machine, command, settings, groups, results, missing, che
            "Each benchmark ran in a process of its own%s, %d measured rounds after %d warm-up round, every "
            "allocator of a row in the same round; a figure is the median over the rounds, its spread "
            "(slowest - fastest) / median. The machine is a shared virtual machine: differences within "
-           "the spread are noise." % (" on CPU %d (with two threads at work: and one more)" % settings["cpu"]
+           "the spread are noise." % (pinning_words(settings["cpu"], settings.get("two_thread_cpus"))
                                       if settings.get("cpu", -1) >= 0 else "",
                                       settings["rounds"], settings["warmup_rounds"]),
            "", "The whole run, every sample and the counters: [%s](%s). Older runs: [bench/results](%s)." % (
@@ -963,6 +979,7 @@ def main():
             targets += json.load(f).get("targets", [])
 
     results, context = execute(runs, groups, args.rounds, warmup, args.min_time, args.timeout, args.verbose)
+    two_cpus = sorted(two_thread_cpus() or []) or None
     if args.quick:
         return quick_summary(results)
     interleaved = (execute_interleaved(targets, runs, args.rounds, args.interleave, args.interleave_min_time,
@@ -991,7 +1008,7 @@ def main():
         "settings": {"rounds": args.rounds, "warmup_rounds": warmup, "min_time": args.min_time, "command": command,
                      "filter": args.filter, "build_dir": build_dir, "peers": peers,
                      "interleave": args.interleave, "interleave_min_time": args.interleave_min_time,
-                     "cpu": args.cpu},
+                     "cpu": args.cpu, "two_thread_cpus": two_cpus},
         "interleaved": [{"table": k[0], "ours": k[1], "peer": k[2], "ratios": v} for k, v in interleaved.items()],
         "missing": [{"allocator": p, "package": k, "group": g} for p, k, g in missing],
         "benchmarks": [{"name": n, "group": r["run"]["group"], "allocator": r["run"]["allocator"],
@@ -1008,8 +1025,7 @@ def main():
           "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
           "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
           "- %d measured round(s) after a warm-up, each benchmark in its own process%s, min time %g s%s%s"
-          % (args.rounds, (" on CPU %d (with two threads at work: and one more)" % args.cpu) if args.cpu >= 0
-             else " (not pinned to a CPU)", args.min_time,
+          % (args.rounds, pinning_words(args.cpu, two_cpus), args.min_time,
              (", filter `%s`" % args.filter) if args.filter else "",
              ("; time targets also run ours and the peer in one process, %d repetitions each interleaved "
               "at random, %g s each, per round" % (args.interleave, args.interleave_min_time))

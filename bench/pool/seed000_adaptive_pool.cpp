@@ -18,6 +18,7 @@
 //   seed000_adaptive_pool_insert_two_threads/200000x10/<allocator>, ..._erase_two_threads/...
 //      the same while a second thread runs the whole test, over and over, on a list of its own
 //      over the same allocator (a private pool: a pool of its own)
+//      (The version-1 rows of these three tables run with --full only: bench/tables.json.)
 //   seed000_adaptive_pool_memory/1M_nodes/<allocator>
 //   seed000_adaptive_pool_memory_aged/1M_nodes/<allocator>
 //      the memory tables: a list<int> of 1,000,000 nodes (24 bytes each) built by push_back and

@@ -300,6 +300,34 @@ BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_bloc
    BOOST_TEST(alloc::statistics().blocks == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_up_from_the_depot)
+{
+   // 1024 nodes (four whole blocks, 32 magazines of 32) freed one by one: the bin holds two
+   // magazines, the depot the rest. A burst takes 10 nodes off the depot's last magazine; the
+   // bin, once emptied, takes that shorter magazine and is topped up from the depot's next ones,
+   // not from a new block.
+   struct wider {
+      std::uint64_t w[16];   // 128 bytes (magazines of 4096 / 128 nodes): a pool no other test uses
+   };
+   using alloc = na<wider>;
+   alloc a;
+   std::vector<wider *> nodes;
+   for (int i = 0; i < 1024; ++i) nodes.push_back(a.allocate(1));
+   for (wider *p : nodes) a.deallocate(p, 1);
+   const std::size_t blocks = alloc::statistics().blocks;
+   BOOST_TEST(blocks == 4u);
+   ba::multiallocation_chain<wider> burst;
+   a.allocate_individual(10, burst);
+   std::vector<wider *> again;
+   for (int i = 0; i < 200; ++i) again.push_back(a.allocate(1));   // the bin's 64, then refills
+   BOOST_TEST(alloc::statistics().blocks == blocks);
+   for (wider *p : again) a.deallocate(p, 1);
+   a.deallocate_individual(burst);
+   ba_thread_cache_flush();
+   alloc::release_free_blocks();
+   BOOST_TEST(alloc::statistics().blocks == 0u);
+}
+
 // (Under ASan the test's own write after free is what is reported.)
 #if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
 BOOST_AUTO_TEST_CASE(a_link_overwritten_in_a_threads_bin_is_reported_when_the_bin_goes_back)

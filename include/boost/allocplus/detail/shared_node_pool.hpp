@@ -14,10 +14,12 @@
 // Between the bins and the pool, a node pool keeps a depot of whole magazines (Bonwick's depot,
 // as the core's thread caches have): a full bin's older magazine goes there, and an empty bin
 // takes the magazine parked last, each a list moved whole under the lock, its nodes neither
-// walked nor put back one by one on the pool's list. The depot's nodes are free nodes like the
-// list's (it is an array of magazines from the core, grown as needed; without memory for it, a
-// magazine goes back node by node); release_free_blocks() puts them back on the list first. The
-// adaptive pools keep none: their blocks must drain for memory to go back.
+// walked nor put back one by one on the pool's list. A burst (version 2) is made under the lock
+// from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
+// and a bin that takes it is topped up from the next ones), then from the pool. The depot's nodes
+// are free nodes like the list's (it is an array of magazines from the core, grown as needed;
+// without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
+// on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
 //
 // A free node carries the pool's mark wherever it waits (a thread's bin, the depot, the pool's
 // list), so a node freed twice is reported at constant cost in every build (glibc's tcache key).
@@ -43,9 +45,10 @@
 
 namespace boost { namespace allocplus { namespace detail {
 
-//! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, deallocate, deallocate_many, next_free,
-//! poison, unpoison, owns, check_given_back, statistics, release_free_blocks, report, node_size,
-//! node_alignment, and the types parameters and statistics_type.
+//! Pool: the engine (node_pool or adaptive_node_pool): try_allocate, try_allocate_many, deallocate,
+//! deallocate_many, next_free, mark_free, unmark_free, check_not_free, poison, unpoison, owns,
+//! check_given_back, statistics, release_free_blocks, report, node_size, node_alignment, the
+//! constant keeps_depot, and the types parameters and statistics_type.
 template <class Pool>
 class BOOST_SYMBOL_VISIBLE shared_pool {
 public:
@@ -111,7 +114,7 @@ public:
    {
       const int locked = lock();
       magazine from_depot{nullptr, 0};
-      if (BOOST_UNLIKELY(depot_count_ != 0)) from_depot = take_from_depot_locked(n);
+      if (depot_count_ != 0) from_depot = take_from_depot_locked(n);
       void *taken = from_depot.first;
       const bool whole = take_more_nodes(pool_, n - from_depot.length, taken);
       unlock(locked);
@@ -265,7 +268,7 @@ private:
       // (ba_detail_pool_cache_bin made the thread's cache current: the pop reads that bin.)
       if (ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr) {
          const int taken = lock();
-         refill_bin_locked(bin, 1);
+         refill_bin_locked(bin);
          unlock(taken);
          void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1);
          if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
@@ -311,10 +314,10 @@ private:
    }
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   // Fills the thread's bin up to half (at least `want` nodes, want at most half a bin): an empty
-   // bin takes the magazine the depot parked last, whole; then nodes come from the pool one by
-   // one. Precondition: the lock is held.
-   void refill_bin_locked(ba_detail_cache_bin *bin, std::size_t want) noexcept
+   // Fills the thread's empty bin up to half: with the magazine the depot parked last, whole;
+   // topped up from the depot's next magazines when that one was left short by a burst; then
+   // with nodes from the pool. Precondition: the lock is held.
+   void refill_bin_locked(ba_detail_cache_bin *bin) noexcept
    {
       if (bin->head == nullptr && depot_count_ != 0) {
          const magazine m = depot_[--depot_count_];
@@ -323,16 +326,22 @@ private:
          bin->room = bin->limit - static_cast<unsigned>(m.length);
       }
       const unsigned half = bin->limit / 2;
-      const unsigned target = want > half ? static_cast<unsigned>(want) : half;
-      const unsigned held = bin->limit - bin->room;
-      if (held >= target) return;
-      pool_.try_allocate_many(target - held, [&](void *extra) {
-         ba_detail_link_store(extra, bin->head);
-         pool_.mark_free(extra);
-         bin->head = extra;
-         --bin->room;
-         pool_.poison(extra);
-      });
+      unsigned held = bin->limit - bin->room;
+      if (held < half && depot_count_ != 0) {
+         for (void *taken = take_from_depot_locked(half - held).first; taken;) put_in_bin(bin, pop_taken(taken));
+         held = bin->limit - bin->room;
+      }
+      if (held < half) pool_.try_allocate_many(half - held, [&](void *node) { put_in_bin(bin, node); });
+   }
+
+   // Node (taken from the pool, not free) waits in the thread's bin, free.
+   void put_in_bin(ba_detail_cache_bin *bin, void *node) noexcept
+   {
+      ba_detail_link_store(node, bin->head);
+      pool_.mark_free(node);
+      bin->head = node;
+      --bin->room;
+      pool_.poison(node);
    }
 
    // Checking level 2: a node freed while it waits in the thread's bin is a double free.
