@@ -47,6 +47,41 @@ std::size_t payload_nodes_in_use()
    return na<payload>::statistics().nodes_in_use;
 }
 
+// The depot's tests: n nodes allocated one by one, and freed one by one.
+template <class T>
+std::vector<T *> allocate_one_by_one(na<T> &a, int n)
+{
+   std::vector<T *> nodes;
+   for (int i = 0; i < n; ++i) nodes.push_back(a.allocate(1));
+   return nodes;
+}
+
+template <class T>
+void free_one_by_one(na<T> &a, const std::vector<T *> &nodes)
+{
+   for (T *p : nodes) a.deallocate(p, 1);
+}
+
+// Nodes sorted by address, none twice (checked).
+template <class T>
+std::vector<T *> sorted_distinct(std::vector<T *> nodes)
+{
+   std::sort(nodes.begin(), nodes.end());
+   BOOST_TEST((std::adjacent_find(nodes.begin(), nodes.end()) == nodes.end()));
+   return nodes;
+}
+
+// Once every node of T's pool is freed: none is in use after the thread's bin goes back, and
+// every block goes back to the heap.
+template <class T>
+void expect_every_block_goes_back()
+{
+   ba_thread_cache_flush();
+   BOOST_TEST(na<T>::statistics().nodes_in_use == 0u);
+   na<T>::release_free_blocks();
+   BOOST_TEST(na<T>::statistics().blocks == 0u);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(nodes_are_distinct_aligned_and_reused)
@@ -246,26 +281,17 @@ BOOST_AUTO_TEST_CASE(nodes_in_the_depot_count_as_free_and_go_back_with_their_blo
    };
    using alloc = na<big>;
    alloc a;
-   std::vector<big *> nodes;
-   for (int i = 0; i < 4096; ++i) nodes.push_back(a.allocate(1));
-   for (big *p : nodes) a.deallocate(p, 1);
+   const std::vector<big *> nodes = allocate_one_by_one(a, 4096);
+   free_one_by_one(a, nodes);
    // What the thread's bin holds (at most two magazines of 64 nodes) is all that counts as used.
    BOOST_TEST(alloc::statistics().nodes_in_use <= 128u);
    BOOST_TEST(alloc::statistics().free_nodes >= 4096u - 128u);
    // Freed again and again, the same nodes come back (from the bin, the depot, the pool).
-   std::vector<big *> again;
-   for (int i = 0; i < 4096; ++i) again.push_back(a.allocate(1));
-   std::vector<big *> sorted_nodes = nodes, sorted_again = again;
-   std::sort(sorted_nodes.begin(), sorted_nodes.end());
-   std::sort(sorted_again.begin(), sorted_again.end());
-   BOOST_TEST((std::adjacent_find(sorted_again.begin(), sorted_again.end()) == sorted_again.end()));
-   BOOST_TEST((sorted_nodes == sorted_again));
-   for (big *p : again) a.deallocate(p, 1);
-   ba_thread_cache_flush();
-   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);
+   const std::vector<big *> again = allocate_one_by_one(a, 4096);
+   BOOST_TEST((sorted_distinct(again) == sorted_distinct(nodes)));
+   free_one_by_one(a, again);
    BOOST_TEST(alloc::statistics().blocks >= 4096u / 256u);
-   alloc::release_free_blocks();
-   BOOST_TEST(alloc::statistics().blocks == 0u);
+   expect_every_block_goes_back<big>();
 }
 
 BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_blocks)
@@ -278,9 +304,8 @@ BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_bloc
    };
    using alloc = na<wide>;
    alloc a;
-   std::vector<wide *> nodes;
-   for (int i = 0; i < 2048; ++i) nodes.push_back(a.allocate(1));
-   for (wide *p : nodes) a.deallocate(p, 1);
+   const std::vector<wide *> nodes = allocate_one_by_one(a, 2048);
+   free_one_by_one(a, nodes);
    BOOST_TEST(alloc::statistics().free_nodes >= 2048u - 128u);   // (the bin holds at most 128)
    const std::size_t blocks = alloc::statistics().blocks;
    std::vector<ba::multiallocation_chain<wide>> bursts(190);
@@ -289,15 +314,10 @@ BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_bloc
    std::vector<wide *> taken;
    for (auto &chain : bursts)
       for (auto it = chain.begin(); it != chain.end(); ++it) taken.push_back(&*it);
-   std::sort(taken.begin(), taken.end());
-   BOOST_TEST((std::adjacent_find(taken.begin(), taken.end()) == taken.end()));
-   std::sort(nodes.begin(), nodes.end());
-   BOOST_TEST(std::includes(nodes.begin(), nodes.end(), taken.begin(), taken.end()));
+   const std::vector<wide *> sorted_taken = sorted_distinct(taken), sorted_nodes = sorted_distinct(nodes);
+   BOOST_TEST(std::includes(sorted_nodes.begin(), sorted_nodes.end(), sorted_taken.begin(), sorted_taken.end()));
    for (auto &chain : bursts) a.deallocate_individual(chain);
-   ba_thread_cache_flush();
-   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);
-   alloc::release_free_blocks();
-   BOOST_TEST(alloc::statistics().blocks == 0u);
+   expect_every_block_goes_back<wide>();
 }
 
 BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_up_from_the_depot)
@@ -311,21 +331,16 @@ BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_
    };
    using alloc = na<wider>;
    alloc a;
-   std::vector<wider *> nodes;
-   for (int i = 0; i < 1024; ++i) nodes.push_back(a.allocate(1));
-   for (wider *p : nodes) a.deallocate(p, 1);
+   free_one_by_one(a, allocate_one_by_one(a, 1024));
    const std::size_t blocks = alloc::statistics().blocks;
    BOOST_TEST(blocks == 4u);
    ba::multiallocation_chain<wider> burst;
    a.allocate_individual(10, burst);
-   std::vector<wider *> again;
-   for (int i = 0; i < 200; ++i) again.push_back(a.allocate(1));   // the bin's 64, then refills
+   const std::vector<wider *> again = allocate_one_by_one(a, 200);   // the bin's 64, then refills
    BOOST_TEST(alloc::statistics().blocks == blocks);
-   for (wider *p : again) a.deallocate(p, 1);
+   free_one_by_one(a, again);
    a.deallocate_individual(burst);
-   ba_thread_cache_flush();
-   alloc::release_free_blocks();
-   BOOST_TEST(alloc::statistics().blocks == 0u);
+   expect_every_block_goes_back<wider>();
 }
 
 // (Under ASan the test's own write after free is what is reported.)
