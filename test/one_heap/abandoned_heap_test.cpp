@@ -15,7 +15,7 @@
 #include <cstring>
 #include <thread>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)   // GCC's and Clang's ASan alike (dlmalloc.h)
 #  include <sanitizer/asan_interface.h>
 #endif
 
@@ -27,7 +27,7 @@ constexpr unsigned char reused = 0xA5;
 // What the program does with the buffer once the heap is abandoned: it is memory like any other.
 void reuse_buffer()
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
    __asan_unpoison_memory_region(buffer, sizeof buffer);   // as the end of a stack frame would
 #endif
    std::memset(buffer, reused, sizeof buffer);

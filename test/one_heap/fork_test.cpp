@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(fork_in_a_multithreaded_program_leaves_heaps_usable)
             ba_free(a);
             ba_heap_free(shared, b);
          }
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
          // A thread in the child: locks are taken for real from here on. (Not under ASan: GCC 12's
          // libasan does not guard its own allocator across fork, and creating a thread allocates
          // there, so the child can hang on a lock another parent thread held.)

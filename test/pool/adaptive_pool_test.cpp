@@ -561,7 +561,9 @@ template <class ThreeWords, class OneWord>
 void a_burst_checks_every_node_of_a_run(const std::string &owner)
 {
    ThreeWords a;
-   const auto [p, q] = neighbours(a);
+   // Not structured bindings: a C++17 lambda cannot capture one (Clang refuses).
+   const auto pq = neighbours(a);
+   auto *const p = pq.first, *const q = pq.second;
    // A pointer inside q, aligned as the nodes are, then one that is not.
    for (const std::size_t offset : {8, 4}) {
       auto *inside = reinterpret_cast<std::uint64_t(*)[3]>(reinterpret_cast<char *>(q) + offset);
@@ -573,7 +575,8 @@ void a_burst_checks_every_node_of_a_run(const std::string &owner)
    a.deallocate(q, 1);
 
    OneWord c;
-   const auto [r, s] = neighbours(c);
+   const auto rs = neighbours(c);
+   auto *const r = rs.first, *const s = rs.second;
    char *t = c.allocate(1);
    allocplus_test::expect_report(
       [&] {

@@ -79,8 +79,14 @@
 #define BA_DETAIL_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define BA_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* For the few steps of a hot path that the compiler would otherwise keep as calls (measured on
- * the growth of small vectors). */
-#define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+ * the growth of small vectors). Not under ASan: the core is built uninstrumented there
+ * (BOOST_ALLOCPLUS_CORE_NO_ASAN), and Clang forcing one of its functions into an instrumented
+ * C++ caller instruments it, so that its reads of the links in poisoned free nodes are reported. */
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#  define BA_DETAIL_ALWAYS_INLINE
+#else
+#  define BA_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#endif
 /* What the C++ side calls on its hot paths and must not pay a call for: ba_detail_inline_command,
  * the allocation command with its short paths (our own containers' growth and every container's
  * shrink; see detail/core_allocator_base.hpp), and ba_detail_default (every call on the default
