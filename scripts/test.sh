@@ -172,10 +172,9 @@ run_phase() {
   # Checked phases drop the NDEBUG of CMake's RelWithDebInfo flags; release phases keep it.
   # Line tables (-g1) are all a report needs; full debug information made the builds a third
   # slower (GCC, test/vector/vector_test.cpp: 104 s at -O2 -g, 75 s at -O2 -g1).
-  local opt=$optimize mode_flags mode=checked
-  mode_flags="-O$opt -g1"
+  local mode_flags="-O$optimize -g1" mode=checked
   if ((ndebug)); then
-    mode_flags="-O$opt -g1 -DNDEBUG" mode=release
+    mode_flags+=" -DNDEBUG" mode=release
   fi
   extra+=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$mode_flags" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$mode_flags")
   mkdir -p "$dir"
