@@ -49,7 +49,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The tiers: the default run gives every table and every claim's verdict; --full more of each.
-DEFAULT_ROUNDS, DEFAULT_MIN_TIME = 5, 0.2
+DEFAULT_ROUNDS, DEFAULT_MIN_TIME = 3, 0.1
 FULL_ROUNDS, FULL_MIN_TIME, FULL_INTERLEAVE = 9, 0.5, 30
 
 # Peer mallocs run under LD_PRELOAD: name, Debian package, file names to look for.
@@ -194,16 +194,50 @@ def list_benchmarks(exe):
     return [line.strip() for line in out.stdout.splitlines() if line.strip()]
 
 
-def full_only(name):
-    """Whether benchmark `name` runs only with --full (or --quick, or a --filter naming it): the
-    rows bench/tables.json lists under "full_only" (regexes), more sizes and phases of a table whose
-    default rows already give its verdicts."""
-    return any(re.search(pattern, name) for pattern in TABLES.get("full_only", []))
+def default_selection(runs, groups, missing, targets):
+    """The default tier: what gives the headline tables and every claim's verdict, the rest being
+    --full's. Keeps, of the whole suite's (runs, groups, missing):
+    - every row of bench/tables.json's "headline_tables" and every row named in its "headline",
+      with every allocator (the tables and plots people compare us by, every peer in them);
+    - for each claim, the two allocators it compares (and the row's baseline, so that every row
+      shows its speed-up over std);
+    - for a table with none of these, its first row with our allocators and its baseline, so that
+      every table of the suite still shows its condition (aged heap, threads) in the report.
+    Returns the kept (runs, groups, missing)."""
+    head_tables = set(TABLES.get("headline_tables", []))
+    head_rows = {h["row"] for h in TABLES.get("headline", [])}
+    by_group = {}
+    for r in runs:
+        by_group.setdefault(r["group"], []).append(r["allocator"])
+    for peer, _package, g in missing:
+        by_group.setdefault(g, []).append(peer)
+    keep = set()
+    for g, allocs in by_group.items():
+        if g.split("/")[0] in head_tables or g in head_rows:
+            keep.update((g, a) for a in allocs)
+    for t in targets:
+        keep.add((t["table"], t["ours"]))
+        if t.get("peer"):
+            keep.add((t.get("peer_table", t["table"]), t["peer"]))
+    covered = {g.split("/")[0] for g, _a in keep if g in by_group}
+    for g in groups:
+        table = g.split("/")[0]
+        if table not in covered:
+            covered.add(table)
+            keep.update((g, a) for a in by_group.get(g, []) if a.startswith(OURS_PREFIX))
+    for g in {g for g, _a in keep}:
+        base = baseline_of(by_group.get(g, []))
+        if base:
+            keep.add((g, base))
+    runs = [r for r in runs if (r["group"], r["allocator"]) in keep]
+    missing = [m for m in missing if (m[2], m[0]) in keep]
+    kept_groups = {r["group"] for r in runs} | {m[2] for m in missing}
+    return runs, [g for g in groups if g in kept_groups], missing
 
 
-def plan_runs(build_dir, peers, name_filter, every_row=True):
-    """Returns (runs, groups in order, missing [(peer, package, group)]). Without every_row, the
-    full_only rows are left out."""
+def plan_runs(build_dir, peers, name_filter):
+    """Returns (runs, groups in order, missing [(peer, package, group)]) of every benchmark the
+    programs list (that --filter matches)."""
     exes = sorted(p for p in glob.glob(os.path.join(build_dir, "bench", "bench_*"))
                   if os.path.isfile(p) and os.access(p, os.X_OK))
     if not exes:
@@ -213,8 +247,6 @@ def plan_runs(build_dir, peers, name_filter, every_row=True):
     for exe in exes:
         for listed in list_benchmarks(exe):
             name = canonical(listed)
-            if not every_row and full_only(name):
-                continue
             table, row, alloc = split_name(name)
             variants = [(alloc, None)]
             preloaded = PRELOAD_NAMES.get(alloc)
@@ -325,18 +357,43 @@ def run_interleaved(ours_run, peer_run, repetitions, min_time, timeout):
     return statistics.median(ours) / statistics.median(peer)
 
 
-def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout):
+# The default tier interleaves only the pairs whose separate-process rounds leave the verdict
+# open: some round's ratio within this fraction of a limit, or rounds on both sides of it.
+CLOSE_CALL = 0.15
+
+
+def close_call(ours_res, peer_res, limits):
+    """Whether the rounds of ours and the peer (run in separate processes) leave a claim with one of
+    `limits` open: no paired round, or the per-round ratios reach within CLOSE_CALL of a limit."""
+    paired = paired_time_ratio(ours_res, peer_res) if ours_res and peer_res else None
+    if not paired:
+        return True
+    _median, lowest, highest = paired
+    return any(lowest <= limit * (1 + CLOSE_CALL) and highest >= limit * (1 - CLOSE_CALL) for limit in limits)
+
+
+def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout, results=None):
     """{(group, ours, peer): [in-process ratio per round]} for every time target whose two
-    benchmarks ran without LD_PRELOAD in the same program."""
+    benchmarks ran without LD_PRELOAD in the same program; with `results` (the default tier), only
+    for the close calls among them (close_call)."""
     by_key = {(r["group"], r["allocator"]): r for r in runs}
-    pairs = []
+    pairs, limits = [], {}
     for t in targets:
         if t.get("metric", "time") != "time" or "peer" not in t or not t.get("same_process"):
             continue
         o, p = by_key.get((t["table"], t["ours"])), by_key.get((t["table"], t["peer"]))
         key = (t["table"], t["ours"], t["peer"])
-        if o and p and o["exe"] == p["exe"] and not o["preload"] and not p["preload"] and key not in pairs:
-            pairs.append(key)
+        if o and p and o["exe"] == p["exe"] and not o["preload"] and not p["preload"]:
+            limits.setdefault(key, []).append(t["max_ratio_ours_over_peer"])
+            if key not in pairs:
+                pairs.append(key)
+    if results is not None:
+        by_run = {(r["run"]["group"], r["run"]["allocator"]): r for r in results.values()}
+        settled = [k for k in pairs if not close_call(by_run.get(k[:2]), by_run.get((k[0], k[2])), limits[k])]
+        pairs = [k for k in pairs if k not in settled]
+        print("interleaving %d close pairs in one process (%d more are settled by their separate runs: every "
+              "round's ratio more than %.0f%% from the claim's limit)" % (len(pairs), len(settled), 100 * CLOSE_CALL),
+              file=sys.stderr)
     ratios = {k: [] for k in pairs}
     progress = Progress(len(pairs) * rounds, "pairs")
     for rnd in range(1, rounds + 1):
@@ -356,17 +413,21 @@ def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout):
 
 class Progress:
     """One line per benchmark run as it ends: how many runs are done and left, and an estimate of
-    the time left from the average time of the runs so far."""
+    the time left: the caller's (from what each run took in the round before) or, without one, the
+    average time of the runs so far times the runs left."""
 
     def __init__(self, total, what):
         self.total, self.done, self.what = total, 0, what
         self.started = time.monotonic()
 
-    def step(self, text):
+    def average(self):
+        return (time.monotonic() - self.started) / self.done if self.done else 0.0
+
+    def step(self, text, eta=None):
         self.done += 1
-        elapsed = time.monotonic() - self.started
         left = self.total - self.done
-        eta = elapsed / self.done * left
+        if eta is None:
+            eta = self.average() * left
         print("[%*d/%d] %s  (%d %s left, about %s)" % (
             len(str(self.total)), self.done, self.total, text, left, self.what if left != 1 else self.what[:-1],
             fmt_duration(eta)),
@@ -382,41 +443,69 @@ def fmt_duration(seconds):
     return "%d h %02d min" % (seconds // 3600, seconds % 3600 // 60)
 
 
+def warm_up_programs(runs, timeout):
+    """The default tier's warm-up: each program once, its first benchmark for one iteration,
+    discarded: the first measured runs then do not pay for loading the programs and their
+    libraries from disk. (--full discards a whole round instead; in both, the order of a row's
+    allocators rotates every round, so that none always runs first.)"""
+    firsts = {}
+    for r in runs:
+        firsts.setdefault(r["exe"], r)
+    started = time.monotonic()
+    for run in firsts.values():
+        run_one(run, 0.0, timeout)
+    print("warm-up (discarded): each of %d programs once, %.0f s" % (len(firsts), time.monotonic() - started),
+          file=sys.stderr, flush=True)
+
+
 def execute(runs, groups, rounds, warmup, min_time, timeout, verbose):
     """Runs every benchmark warmup + rounds times (the warm-up rounds are discarded)."""
     by_group = {g: [r for r in runs if r["group"] == g] for g in groups}
     results = {r["name"]: {"run": r, "status": "ok", "label": "", "samples": []} for r in runs}
     context = {}
     progress = Progress(len(runs) * (rounds + warmup), "runs")
+    took = {}   # seconds each run's process took last time: the estimate of the time left
+
+    def time_left(rnd, order, position):
+        guess = lambda r: took.get(r["name"], progress.average())
+        this_round = sum(guess(r) for r in order[position + 1:])
+        return this_round + (rounds - rnd) * sum(guess(r) for r in runs)
+
     for rnd in range(1 - warmup, rounds + 1):
         started = time.monotonic()
+        order = []
         for g in groups:
             members = by_group[g]
-            if not members:
+            if members:
+                k = rnd % len(members)
+                order += members[k:] + members[:k]
+        for position, run in enumerate(order):
+            res = results[run["name"]]
+            round_text = "warm-up" if rnd <= 0 else "round %d" % rnd
+            if res["status"] != "ok":
+                took[run["name"]] = 0.0
+                progress.step("%s %s: skipped (%s)" % (round_text, run["name"], res["status"]),
+                              time_left(rnd, order, position))
+                continue  # crashed once: do not spend every round on it
+            run_started = time.monotonic()
+            info, got = run_one(run, min_time, timeout)
+            took[run["name"]] = time.monotonic() - run_started
+            if info["status"] != "ok":
+                res["status"] = info["status"]
+                progress.step("%s %s: %s" % (round_text, run["name"], info["status"]), time_left(rnd, order, position))
                 continue
-            k = rnd % len(members)
-            for run in members[k:] + members[:k]:
-                res = results[run["name"]]
-                round_text = "warm-up" if rnd <= 0 else "round %d" % rnd
-                if res["status"] != "ok":
-                    progress.step("%s %s: skipped (%s)" % (round_text, run["name"], res["status"]))
-                    continue  # crashed once: do not spend every round on it
-                info, got = run_one(run, min_time, timeout)
-                if info["status"] != "ok":
-                    res["status"] = info["status"]
-                    progress.step("%s %s: %s" % (round_text, run["name"], info["status"]))
-                    continue
-                sample, ctx = got
-                res["label"] = info["label"]
-                context = context or ctx
-                if rnd > 0:
-                    sample["round"] = rnd
-                    res["samples"].append(sample)
-                extra = ""
-                if verbose and sample["counters"]:
-                    extra = "  " + " ".join("%s=%s" % (k, fmt_count(v)) for k, v in sample["counters"].items()
-                                            if k != TIME_COUNTER)
-                progress.step("%s %s: %s%s" % (round_text, run["name"], fmt_time(sample["time_ns"]), extra))
+            sample, ctx = got
+            res["label"] = info["label"]
+            context = context or ctx
+            if rnd > 0:
+                sample["round"] = rnd
+                res["samples"].append(sample)
+            extra = ""
+            if verbose and sample["counters"]:
+                extra = "  " + " ".join("%s=%s" % (k, fmt_count(v)) for k, v in sample["counters"].items()
+                                        if k != TIME_COUNTER)
+            progress.step("%s %s: %s%s" % (round_text, run["name"], fmt_time(sample["time_ns"]), extra),
+                          time_left(rnd, order, position))
         print("%s: %d runs in %.0f s" % ("warm-up (discarded)" if rnd <= 0 else "round %d/%d" % (rnd, rounds),
               len(runs), time.monotonic() - started), file=sys.stderr, flush=True)
     for res in results.values():
@@ -695,35 +784,6 @@ def machine_info(build_dir):
     return info
 
 
-def plot(tables, results, out_dir, stem):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    by_table = {}
-    for res in results.values():
-        if res["median"]:
-            by_table.setdefault(res["run"]["group"].split("/")[0], []).append(res)
-    paths = []
-    for table, items in by_table.items():
-        items.sort(key=lambda r: (r["run"]["group"], r["run"]["allocator"]))
-        labels = ["%s  %s" % (r["run"]["group"].split("/", 1)[-1], r["run"]["allocator"]) for r in items]
-        values = [r["median"]["time_ns"] for r in items]
-        colors = ["tab:blue" if r["run"]["allocator"].startswith(OURS_PREFIX) else "tab:gray"
-                  for r in items]
-        fig, ax = plt.subplots(figsize=(8, 0.3 * len(items) + 1))
-        ax.barh(labels, values, color=colors)
-        ax.invert_yaxis()
-        if min(values) > 0 and max(values) / min(values) > 100:
-            ax.set_xscale("log")
-        ax.set_xlabel("ns per operation (median)")
-        ax.set_title(table)
-        paths.append(save_figure(plt, fig, os.path.join(out_dir, "%s-%s.png" % (stem, table))))
-    return paths
-
-
 def save_figure(plt, fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -794,24 +854,118 @@ def baseline_of(allocators):
     return None
 
 
+README_BEGIN = "<!-- benchmarks:headline:begin (bench/run.py writes what lies between these markers) -->"
+README_END = "<!-- benchmarks:headline:end -->"
+
+
+def headline_table(results):
+    """The headline of bench/tables.json as markdown lines: for each row, ours against std (time,
+    and a counter where the row names one), the ratio (the median of the per-round ratios: rounds
+    cancel the machine's drift), both spreads, and the row's fastest allocator when it is neither.
+    Rows this run did not measure are left out."""
+    by_key = {(r["run"]["group"], r["run"]["allocator"]): r for r in results.values()}
+    lines = ["| benchmark | allocplus | std | ratio | spread (allocplus / std) | fastest of the row, if another |",
+             "|---|---:|---:|---:|---:|---|"]
+    for h in TABLES.get("headline", []):
+        ours, std = by_key.get((h["row"], h["ours"])), by_key.get((h["row"], h["std"]))
+        if not (ours and std and ours["median"] and std["median"]):
+            continue
+        paired = paired_time_ratio(ours, std)
+        ratio = paired[0] if paired else ours["median"]["time_ns"] / std["median"]["time_ns"]
+        if abs(ratio - 1) < 0.005:
+            words = "as fast"
+        else:
+            words = "%.2gx faster" % (1 / ratio) if ratio < 1 else "%.2gx slower" % ratio
+        cells = []
+        for res in (ours, std):
+            cell = fmt_time(res["median"]["time_ns"])
+            value = res["median"].get(h.get("counter"))
+            if value is not None and "counter_values" in h:   # a yes/no counter: its words
+                cell += ", " + h["counter_values"].get("%g" % value, "%g" % value)
+            elif value is not None:
+                cell += ", %s %s" % (fmt_count(value), h["counter_words"])
+            cells.append(cell)
+        row = {a: r["median"]["time_ns"] for (g, a), r in by_key.items() if g == h["row"] and r["median"]}
+        fastest = min(row, key=row.get)
+        other = "" if fastest in (h["ours"], h["std"]) else "`%s`, %s" % (fastest, fmt_time(row[fastest]))
+        lines.append("| %s | %s | %s | %s | %.0f%% / %.0f%% | %s |" % (
+            h["what"], cells[0], cells[1], words, 100 * ours["median"]["spread"], 100 * std["median"]["spread"],
+            other))
+    return lines if len(lines) > 2 else []
+
+
+def when(machine):
+    """A run's date and time as people write it: 2026-11-30 00:16 UTC."""
+    stamp = machine["date"]
+    m = re.match(r"^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)", stamp)
+    if not m:
+        return stamp
+    zone = stamp[19:]
+    return "%s %s %s" % (m.group(1), m.group(2), "UTC" if zone in ("+00:00", "Z") else "(UTC%s)" % zone)
+
+
+def run_words(machine, settings):
+    """One sentence: when, where and how a run measured."""
+    return ("Measured on %s on %s (%s CPUs, %s, build type %s) by `%s`: each benchmark in a process of its own%s, "
+            "%d measured round%s%s; a figure is the median over the rounds, its spread (slowest - fastest) / median." % (
+                when(machine), machine.get("cpu", "an unknown CPU"), machine.get("cpus"),
+                machine.get("compiler", "an unknown compiler"), machine.get("CMAKE_BUILD_TYPE", "?"),
+                settings["command"],
+                pinning_words(settings["cpu"], settings.get("two_thread_cpus")) if settings.get("cpu", -1) >= 0 else "",
+                settings["rounds"], "s" if settings["rounds"] != 1 else "",
+                " after a warm-up round" if settings["warmup_rounds"] else ""))
+
+
+def update_readme(readme, report, machine, settings, results, plots):
+    """Rewrites README.md's headline block (between README_BEGIN and README_END) from this run: the
+    run's date and machine, the headline table, and the plots of bench/tables.json's
+    headline_plots. Leaves the file alone when it has no such block."""
+    if not os.path.isfile(readme):
+        return False
+    text = open(readme).read()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        return False
+    rel = lambda p: os.path.relpath(p, os.path.dirname(os.path.abspath(readme)))
+    block = [README_BEGIN, "", run_words(machine, settings) + " The machine is shared and noisy: read a "
+             "difference within the spread as noise. Every table, peer and claim of the run: [%s](%s)." % (
+                 os.path.relpath(report, os.path.dirname(os.path.abspath(readme))), rel(report)), ""]
+    block += headline_table(results) + [""]
+    for table in TABLES.get("headline_plots", []):
+        for png in plots:
+            if os.path.basename(png).endswith("-%s-by-size.png" % table):
+                block += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+    block.append(README_END)
+    with open(readme, "w") as f:
+        f.write(text[:begin] + "\n".join(block) + text[end + len(README_END):])
+    return True
+
+
 def write_report(path, machine, command, settings, groups, results, missing, checked, results_md, plots):
     """doc/benchmarks.md: the run for users. Every figure is this run's; a ratio compares two
     benchmarks of this run; where a peer is faster, the table shows it (the fastest is in bold)."""
     rel = lambda p: os.path.relpath(p, os.path.dirname(os.path.abspath(path)))
     counts = {s: sum(1 for c in checked if c["status"] == s) for s in ("PASS", "TIE", "MISS", "n/a")}
+    tier = ("every row with every allocator (`--full`)" if settings.get("full") else
+            "the rows `--filter` chose" if settings.get("filter") else
+             "the default selection: the headline tables with every peer, the allocators each claim compares "
+             "with their row's baseline, and a row of every other table (`--full` runs every row with every "
+             "allocator)")
     out = ["# Benchmarks", "",
-           "Measured on %s on %s (%s CPUs, `%s`), %s, build type %s, with `%s`." % (
-               machine["date"], machine.get("cpu", "an unknown CPU"), machine.get("cpus"),
-               machine["uname"].split()[2] if len(machine["uname"].split()) > 2 else machine["uname"],
-               machine.get("compiler", "an unknown compiler"), machine.get("CMAKE_BUILD_TYPE", "?"), command),
-           "Each benchmark ran in a process of its own%s, %d measured rounds after %d warm-up round, every "
-           "allocator of a row in the same round; a figure is the median over the rounds, its spread "
-           "(slowest - fastest) / median. The machine is a shared virtual machine: differences within "
-           "the spread are noise." % (pinning_words(settings["cpu"], settings.get("two_thread_cpus"))
-                                      if settings.get("cpu", -1) >= 0 else "",
-                                      settings["rounds"], settings["warmup_rounds"]),
-           "", "The whole run, every sample and the counters: [%s](%s). Older runs: [bench/results](%s)." % (
-               os.path.basename(results_md), rel(results_md), rel(os.path.dirname(results_md))), ""]
+           run_words(machine, settings) + " The machine is a shared virtual machine: differences within the "
+           "spread are noise.", "",
+           "This run measured %s. Its tables, every sample and the counters: [%s](%s). Older runs: "
+           "[bench/results](%s)." % (tier, os.path.basename(results_md), rel(results_md),
+                                      rel(os.path.dirname(results_md))), ""]
+    headline = headline_table(results)
+    if headline:
+        out += ["## Headline", "",
+                "allocplus against std (`std::allocator` over glibc's malloc, or glibc's malloc itself); the "
+                "ratio is the median of the per-round ratios.", ""] + headline + [""]
+        for table in TABLES.get("headline_plots", []):
+            for png in plots:
+                if os.path.basename(png).endswith("-%s-by-size.png" % table):
+                    out += ["![%s](%s)" % (table_title(table), rel(png)), ""]
     if checked:
         out += ["## What this run shows", "",
                 "Of %d claims, %d hold, %d are ties (the difference is within the run's own noise) and %d do "
@@ -927,7 +1081,7 @@ def main():
     if args.quick:
         args.rounds, args.min_time, args.interleave, warmup = 1, 0.0, 0, 0
     else:
-        warmup = 1
+        warmup = 1 if args.full else 0   # the default tier warms up each program once instead
         if args.full:
             args.interleave = max(args.interleave, FULL_INTERLEAVE)
         if args.rounds is None:
@@ -952,8 +1106,14 @@ def main():
     build_dir = os.path.abspath(args.build_dir)
 
     peers = find_peers(overrides)
-    runs, groups, missing = plan_runs(build_dir, peers, args.filter,
-                                      every_row=bool(args.full or args.quick or args.filter))
+    target_files = args.targets or default_target_files()
+    targets = []
+    for path in target_files:
+        with open(path) as f:
+            targets += json.load(f).get("targets", [])
+    runs, groups, missing = plan_runs(build_dir, peers, args.filter)
+    if not (args.full or args.quick or args.filter):   # the default tier
+        runs, groups, missing = default_selection(runs, groups, missing, targets)
     for peer, package, _files in PEERS:
         if peers[peer]:
             print("peer: %s = %s" % (peer, peers[peer]))
@@ -972,18 +1132,15 @@ def main():
              " (--quick: that every benchmark runs; no figure is checked)" if args.quick else ""),
           file=sys.stderr)
 
-    target_files = args.targets or default_target_files()
-    targets = []
-    for path in target_files:
-        with open(path) as f:
-            targets += json.load(f).get("targets", [])
-
+    if not args.quick and not warmup:
+        warm_up_programs(runs, args.timeout)
+    started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     results, context = execute(runs, groups, args.rounds, warmup, args.min_time, args.timeout, args.verbose)
     two_cpus = sorted(two_thread_cpus() or []) or None
     if args.quick:
         return quick_summary(results)
     interleaved = (execute_interleaved(targets, runs, args.rounds, args.interleave, args.interleave_min_time,
-                                       args.timeout) if args.interleave else {})
+                                       args.timeout, None if args.full else results) if args.interleave else {})
     tables = build_tables(groups, results, missing)
     print()
     print("time/op: median time per operation (the label says what one operation is); spread: "
@@ -999,6 +1156,7 @@ def main():
     checked = check_targets(targets, results, missing, groups, interleaved)
 
     machine = machine_info(build_dir)
+    machine["finished"], machine["date"] = machine["date"], started
     machine["benchmark_context"] = context
     host = re.sub(r"[^A-Za-z0-9_.-]", "_", machine["host"].split(".")[0]) or "host"
     stem = "%s-%s" % (datetime.date.today().isoformat(), host)
@@ -1008,7 +1166,7 @@ def main():
         "settings": {"rounds": args.rounds, "warmup_rounds": warmup, "min_time": args.min_time, "command": command,
                      "filter": args.filter, "build_dir": build_dir, "peers": peers,
                      "interleave": args.interleave, "interleave_min_time": args.interleave_min_time,
-                     "cpu": args.cpu, "two_thread_cpus": two_cpus},
+                     "cpu": args.cpu, "two_thread_cpus": two_cpus, "full": bool(args.full)},
         "interleaved": [{"table": k[0], "ours": k[1], "peer": k[2], "ratios": v} for k, v in interleaved.items()],
         "missing": [{"allocator": p, "package": k, "group": g} for p, k, g in missing],
         "benchmarks": [{"name": n, "group": r["run"]["group"], "allocator": r["run"]["allocator"],
@@ -1042,11 +1200,10 @@ def main():
     md_path = os.path.join(args.out, stem + ".md")
     with open(md_path, "w") as f:
         f.write("\n".join(md) + "\n")
-    pngs = plot(tables, results, args.out, stem)
     range_pngs = plot_ranges(results, args.out, stem)
     print()
     print("wrote %s and %s%s" % (os.path.relpath(json_path), os.path.relpath(md_path),
-                                 "" if pngs is None else " and %d plots" % (len(pngs) + len(range_pngs))))
+                                 " and %d plots" % len(range_pngs) if range_pngs else ""))
     failed = [n for n, r in results.items() if r["status"] != "ok"]
     # The page for users comes only from a complete run of the whole suite, kept in bench/results.
     whole_run = not args.filter and not failed and os.path.abspath(args.out) == os.path.join(HERE, "results")
@@ -1055,6 +1212,9 @@ def main():
         write_report(report, machine, command, doc["settings"], groups, results, missing, checked, md_path,
                      range_pngs)
         print("wrote %s" % os.path.relpath(report))
+        readme = os.path.join(HERE, "..", "README.md")
+        if not args.report and update_readme(readme, report, machine, doc["settings"], results, range_pngs):
+            print("wrote README.md's headline table")
     if failed:
         print("FAILED: %s" % ", ".join(failed), file=sys.stderr)
         return 1
