@@ -922,7 +922,8 @@ def update_readme(readme, report, machine, settings, results, plots):
     headline_plots. Leaves the file alone when it has no such block."""
     if not os.path.isfile(readme):
         return False
-    text = open(readme).read()
+    with open(readme) as f:
+        text = f.read()
     begin, end = text.find(README_BEGIN), text.find(README_END)
     if begin < 0 or end < begin:
         return False
@@ -969,9 +970,10 @@ def write_report(path, machine, command, settings, groups, results, missing, che
     if checked:
         out += ["## What this run shows", "",
                 "Of %d claims, %d hold, %d are ties (the difference is within the run's own noise) and %d do "
-                "not hold%s." % (len(checked), counts["PASS"], counts["TIE"], counts["MISS"],
+                "not hold%s; those that do not hold come first." % (len(checked), counts["PASS"], counts["TIE"], counts["MISS"],
                                  ", %d were not measured" % counts["n/a"] if counts["n/a"] else ""), ""]
-        for c in checked:
+        order = {"MISS": 0, "TIE": 1, "n/a": 2, "PASS": 3}   # what a reader needs to know first
+        for c in sorted(checked, key=lambda c: order[c["status"]]):
             words = c.get("words") or c["result"]
             title = table_title(c["table"].split("/")[0])
             row = c["table"].split("/", 1)[1] if "/" in c["table"] else ""
@@ -1018,6 +1020,37 @@ def write_report(path, machine, command, settings, groups, results, missing, che
 
 # --------------------------------------------------------------------------------------------
 
+def rewrite_report(json_path, report):
+    """--report-from: writes the report (and README.md's headline, for the default report) again
+    from a run's JSON, as that run would have written it with this runner: a change to how the
+    report reads needs no new run, and every figure stays the run's."""
+    with open(json_path) as f:
+        doc = json.load(f)
+    results = {}
+    for b in doc["benchmarks"]:
+        run = {"name": b["name"], "group": b["group"], "allocator": b["allocator"], "base": b.get("benchmark"),
+               "preload": b.get("preload")}
+        results[b["name"]] = {"run": run, "status": b["status"], "label": b.get("label", ""),
+                              "samples": b["samples"], "median": b["median"]}
+    groups = []
+    for b in doc["benchmarks"]:
+        if b["group"] not in groups:
+            groups.append(b["group"])
+    missing = [(m["allocator"], m["package"], m["group"]) for m in doc.get("missing", [])]
+    out_dir = os.path.dirname(os.path.abspath(json_path))
+    stem = os.path.splitext(os.path.basename(json_path))[0]
+    plots = plot_ranges(results, out_dir, stem)
+    md_path = os.path.join(out_dir, stem + ".md")
+    path = report or os.path.join(HERE, "..", "doc", "benchmarks.md")
+    write_report(path, doc["machine"], doc["settings"]["command"], doc["settings"], groups, results, missing,
+                 doc.get("targets", []), md_path, plots)
+    print("wrote %s" % os.path.relpath(path))
+    if not report and update_readme(os.path.join(HERE, "..", "README.md"), path, doc["machine"], doc["settings"],
+                                    results, plots):
+        print("wrote README.md's headline table")
+    return 0
+
+
 def quick_summary(results):
     """--quick: which benchmarks ran and which did not. Exit status 1 when one did not."""
     failed = sorted(n for n, r in results.items() if r["status"] != "ok")
@@ -1036,7 +1069,7 @@ def default_target_files():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build-dir", required=True, help="the CMake build directory (bench programs in <dir>/bench)")
+    ap.add_argument("--build-dir", help="the CMake build directory (bench programs in <dir>/bench)")
     tier = ap.add_mutually_exclusive_group()
     tier.add_argument("--quick", action="store_true",
                       help="run every benchmark once, as short as it can be (one round, no warm-up, no "
@@ -1054,6 +1087,9 @@ def main():
                     help="the report for users to write (default doc/benchmarks.md, for a run of every "
                          "benchmark without --filter and without --quick)")
     ap.add_argument("--no-report", action="store_true", help="write no report, only the dated results")
+    ap.add_argument("--report-from", metavar="RUN.json",
+                    help="run nothing: write the report (default doc/benchmarks.md, and then README.md's headline "
+                         "table) again from a run's JSON in bench/results, with this runner's way of writing it")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run counts as crashed")
     ap.add_argument("--targets", action="append", default=[],
                     help="a file of claimed targets (repeatable; default bench/targets.json and "
@@ -1070,6 +1106,10 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="print every run")
     add_cpu_argument(ap)
     args = ap.parse_args()
+    if args.report_from:
+        return rewrite_report(args.report_from, args.report)
+    if not args.build_dir:
+        ap.error("--build-dir is required (but for --report-from)")
     pin_to_cpu(args.cpu)
     shown, skip = [], False
     for a in sys.argv[1:]:   # the command as a user types it: scripts/bench.sh gives the build dir
@@ -1077,7 +1117,7 @@ def main():
             skip = a == "--build-dir" and not skip
             continue
         shown.append(a if re.match(r"^[\w./=:,+-]+$", a) else "'%s'" % a)
-    command = " ".join(["scripts/bench.sh"] + shown)
+    command = os.environ.get("ALLOCPLUS_BENCH_COMMAND") or " ".join(["scripts/bench.sh"] + shown)
     if args.quick:
         args.rounds, args.min_time, args.interleave, warmup = 1, 0.0, 0, 0
     else:
@@ -1127,8 +1167,9 @@ def main():
             print("%-64s %s%s" % (r["name"], os.path.basename(r["exe"]),
                                   "  LD_PRELOAD=" + r["preload"] if r["preload"] else ""))
         return 0
-    print("%d benchmarks, %d groups, %d warm-up + %d round(s), min time %g s each%s"
-          % (len(runs), len(groups), warmup, args.rounds, args.min_time,
+    print("%d benchmarks, %d groups, %s + %d round(s), min time %g s each%s"
+          % (len(runs), len(groups), "no warm-up" if args.quick else "a warm-up round" if warmup
+             else "each program warmed up once", args.rounds, args.min_time,
              " (--quick: that every benchmark runs; no figure is checked)" if args.quick else ""),
           file=sys.stderr)
 
@@ -1154,6 +1195,12 @@ def main():
         print()
         print("targets (%s):" % ", ".join(os.path.relpath(p) for p in target_files))
     checked = check_targets(targets, results, missing, groups, interleaved)
+    headline = headline_table(results)
+    if headline:
+        print()
+        print("headline: allocplus against std (time per operation, median; ratio: median of the per-round ratios)")
+        for line in headline:
+            print(line)
 
     machine = machine_info(build_dir)
     machine["finished"], machine["date"] = machine["date"], started

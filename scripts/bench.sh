@@ -35,4 +35,6 @@ cmake --build "$build" -j "$jobs"
 # in PATH (pyenv, a venv) may lack it. The runner itself needs only the standard library.
 python=python3
 if [ -x /usr/bin/python3 ]; then python=/usr/bin/python3; fi
+# The report names the command as it was typed, not with the options added here.
+export ALLOCPLUS_BENCH_COMMAND="scripts/bench.sh${*:+ $*}"
 exec "$python" "$root/bench/run.py" --build-dir "$build" --interleave 20 "$@"
