@@ -1051,6 +1051,17 @@ def rewrite_report(json_path, report):
     return 0
 
 
+def unused_stem(out_dir, stem):
+    """`stem`, or, when a run of the same day and host already wrote <stem>.json in out_dir (a run
+    of the whole suite followed by a filtered one, say), <stem>-2, -3...: a run never overwrites
+    another's results."""
+    candidate, n = stem, 1
+    while os.path.exists(os.path.join(out_dir, candidate + ".json")):
+        n += 1
+        candidate = "%s-%d" % (stem, n)
+    return candidate
+
+
 def quick_summary(results):
     """--quick: which benchmarks ran and which did not. Exit status 1 when one did not."""
     failed = sorted(n for n, r in results.items() if r["status"] != "ok")
@@ -1206,7 +1217,7 @@ def main():
     machine["finished"], machine["date"] = machine["date"], started
     machine["benchmark_context"] = context
     host = re.sub(r"[^A-Za-z0-9_.-]", "_", machine["host"].split(".")[0]) or "host"
-    stem = "%s-%s" % (datetime.date.today().isoformat(), host)
+    stem = unused_stem(args.out, "%s-%s" % (datetime.date.today().isoformat(), host))
     os.makedirs(args.out, exist_ok=True)
     doc = {
         "machine": machine,

@@ -15,6 +15,16 @@
 //                                   at the same time (shared pools are shared by both). Operation:
 //                                   one node allocated or freed, by either thread (wall time over
 //                                   the nodes of both).
+//   seed002_*_churn_aged/1M/<alloc>  the same on a heap (and pools) aged as a program's: before
+//                                   the first call, once a process, a std::map, a
+//                                   std::unordered_map and a std::list of strings are built and a
+//                                   sixteenth of them kept over the allocator the row measures
+//                                   (bench/aged_heap.hpp); over the core's ba::allocator for the
+//                                   pool per container, whose nodes aging cannot move between
+//                                   containers, and over std::allocator for the std::pmr and
+//                                   foonathan pools, which draw on the global heap. A shared pool
+//                                   also ages over Google Benchmark's calls of the row: its free
+//                                   list is the order of the frees before.
 //   seed002_refcount/5M/<alloc>     the smart-pointer memory test: 5M doubles, each in a block of
 //                                   its own with its reference count in another (a
 //                                   counted_double: two allocations of 8 bytes), held in a vector,
@@ -31,6 +41,7 @@
 // `pmr_sync_pool` (std::pmr's pool resources, one per container); `foonathan_memory_pool`
 // (foonathan::memory::memory_pool through its std_allocator, one pool per container).
 
+#include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/node_allocator.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
 #include <boost/container/adaptive_pool.hpp>
@@ -42,6 +53,7 @@
 #  include <foonathan/memory/memory_pool.hpp>
 #endif
 
+#include "aged_heap.hpp"
 #include "benchmark_kit.hpp"
 #include "node_churn.hpp"
 
@@ -185,14 +197,19 @@ const auto push = [](auto &c, int i) { c.push_back(i); };
 const auto insert = [](auto &c, int i) { c.insert(i); };
 
 // Each allocator: how to make a list and a set over it (a pool per container where it has one).
-template <template <class> class Alloc>
+template <template <class> class Alloc, template <class> class AgedOver = Alloc>
 struct plain {
+   //! The allocator whose heap the aged rows age (bench/aged_heap.hpp).
+   template <class T>
+   using aged_over = AgedOver<T>;
    static auto list() { return std::make_unique<std::list<int, Alloc<int>>>(); }
    static auto set() { return std::make_unique<std::set<int, std::less<int>, Alloc<int>>>(); }
 };
 
 template <class Resource>
 struct pmr_pool {
+   template <class T>
+   using aged_over = std::allocator<T>;   // the resource's upstream: the global heap
    template <class C>
    struct holder {
       Resource resource;
@@ -211,6 +228,8 @@ struct pmr_pool {
 
 #if defined(ALLOCPLUS_BENCH_HAVE_FOONATHAN)
 struct foonathan_pool {
+   template <class T>
+   using aged_over = std::allocator<T>;   // its blocks come from the global heap
    template <class C, std::size_t NodeSize>
    struct holder {
       fm::memory_pool<> pool{NodeSize, 4096 * NodeSize};
@@ -240,6 +259,8 @@ using ba_private = ba::private_node_allocator<T>;
 template <class T>
 using ba_node = ba::node_allocator<T>;
 template <class T>
+using ba_core = ba::allocator<T>;
+template <class T>
 using boost_node_v1 = bc::node_allocator<T, 256, 1>;
 template <class T>
 using boost_node_v2 = bc::node_allocator<T, 256, 2>;
@@ -253,6 +274,14 @@ using boost_fast_pool = boost::fast_pool_allocator<T>;
 template <class Maker>
 void register_rows(const std::string &alloc)
 {
+   ba_bench::register_benchmark("seed002_list_churn_aged/1M/" + alloc, [](benchmark::State &s) {
+      ba_bench::heap_of_age<Maker::template aged_over> aged(ba_bench::heap_age::aged);
+      bm_churn(s, [] { return Maker::list(); }, push, company::none);
+   });
+   ba_bench::register_benchmark("seed002_set_churn_aged/1M/" + alloc, [](benchmark::State &s) {
+      ba_bench::heap_of_age<Maker::template aged_over> aged(ba_bench::heap_age::aged);
+      bm_churn(s, [] { return Maker::set(); }, insert, company::none);
+   });
    for (const auto &[others, suffix] : ba_bench::companies) {
       ba_bench::register_benchmark("seed002_list_churn" + std::string(suffix) + "/1M/" + alloc,
                                    [others = others](benchmark::State &s) {
@@ -271,7 +300,7 @@ int main(int argc, char **argv)
 {
    register_rows<plain<std_alloc>>("std_allocator");
    register_rows<plain<ba_node>>("ba_node_allocator");
-   register_rows<plain<ba_private>>("ba_private_node");
+   register_rows<plain<ba_private, ba_core>>("ba_private_node");
    register_rows<plain<boost_node_v1>>("boost_node_allocator_v1");
    register_rows<plain<boost_node_v2>>("boost_node_allocator_v2");
    register_rows<plain<boost_adaptive_v1>>("boost_adaptive_pool_v1");

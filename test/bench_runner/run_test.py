@@ -167,6 +167,16 @@ class Headline(unittest.TestCase):
             self.assertEqual(read(readme), "no markers\n")
 
 
+class ResultFiles(unittest.TestCase):
+    def test_a_run_never_overwrites_another(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(run.unused_stem(d, "2026-11-30-vm"), "2026-11-30-vm")
+            for name in ("2026-11-30-vm.json", "2026-11-30-vm-2.json"):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write("{}")
+            self.assertEqual(run.unused_stem(d, "2026-11-30-vm"), "2026-11-30-vm-3")
+
+
 class ReportFrom(unittest.TestCase):
     def test_a_report_is_written_again_from_a_runs_json(self):
         run.TABLES = dict(TABLES)
