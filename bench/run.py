@@ -994,7 +994,10 @@ def write_report(path, machine, command, settings, groups, results, missing, che
         for png in plots:
             if os.path.basename(png).endswith("-%s-by-size.png" % table):
                 out += ["![%s](%s)" % (table_title(table), rel(png)), ""]
-        out += ["| row | allocator | time | spread | speed-up over the baseline |", "|---|---|---:|---:|---:|"]
+        columns = TABLES["tables"].get(table, {}).get("columns", {})   # counter: its header
+        out += ["| row | allocator | time | spread | speed-up over the baseline |%s" % "".join(
+                    " %s |" % h for h in columns.values()),
+                "|---|---|---:|---:|---:|" + "---:|" * len(columns)]
         for g in table_groups:
             rows = [(a, r) for a, r in group_rows(g, results, missing)]
             measured = {a: r["median"]["time_ns"] for a, r in rows
@@ -1005,14 +1008,16 @@ def write_report(path, machine, command, settings, groups, results, missing, che
             for a, r in rows:
                 if a not in measured:
                     status = r if isinstance(r, str) else (r["status"] if r["status"] != "ok" else "no samples")
-                    out.append("| %s | %s | %s | | |" % (row_name, a, status))
+                    out.append("| %s | %s | %s | | |%s" % (row_name, a, status, " |" * len(columns)))
                     continue
                 name = "**%s**" % a if a == best else a
                 speed = ("%.2fx" % (measured[base] / measured[a])) if base else ""
                 if a == base:
                     speed = "1 (baseline)"
-                out.append("| %s | %s | %s | %.0f%% | %s |" % (row_name, name, fmt_time(measured[a]),
-                                                            100 * r["median"]["spread"], speed))
+                counters = "".join(" %s |" % (fmt_count(r["median"][c]) if c in r["median"] else "")
+                                   for c in columns)
+                out.append("| %s | %s | %s | %.0f%% | %s |%s" % (row_name, name, fmt_time(measured[a]),
+                                                              100 * r["median"]["spread"], speed, counters))
         out.append("")
     with open(path, "w") as f:
         f.write("\n".join(out).rstrip() + "\n")

@@ -179,9 +179,9 @@ class ResultFiles(unittest.TestCase):
 
 class ReportFrom(unittest.TestCase):
     def test_a_report_is_written_again_from_a_runs_json(self):
-        run.TABLES = dict(TABLES)
-        results = [a_result("core/random", "ba_malloc", [10, 12, 11]),
-                   a_result("core/random", "glibc_malloc", [20, 22, 24])]
+        run.TABLES = dict(TABLES, tables={"core": {"title": "Churn", "columns": {"peak": "peak bytes"}}})
+        results = [a_result("core/random", "ba_malloc", [10, 12, 11], {"peak": 2048}),
+                   a_result("core/random", "glibc_malloc", [20, 22, 24], {"peak": 4096})]
         doc = {"machine": {"date": "2026-11-30T00:17:00+00:00", "uname": "Linux h 6.1 x86_64"},
                "settings": {"command": "scripts/bench.sh", "cpu": 0, "rounds": 3, "warmup_rounds": 0},
                "missing": [{"allocator": "mimalloc", "package": "libmimalloc2.0", "group": "core/random"}],
@@ -200,6 +200,10 @@ class ReportFrom(unittest.TestCase):
         self.assertIn("| churn | 11 ns | 22 ns | 2x faster |", text)
         self.assertIn("mimalloc | missing (Debian package libmimalloc2.0)", text)
         self.assertIn("**ba_malloc**", text)
+        self.assertIn("## Churn", text)
+        self.assertIn("| speed-up over the baseline | peak bytes |", text)
+        self.assertIn("| 2.05k |", text)   # the counter's median, beside the time
+        self.assertIn("| 4.1k |", text)
 
 
 if __name__ == "__main__":
