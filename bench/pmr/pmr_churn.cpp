@@ -14,6 +14,13 @@
 //   pmr_*_churn_two_threads/200k/<resource>  the thread-safe resources only: two threads churn
 //                                   at once, a container each, over the one resource (the time
 //                                   is per node of both).
+//   pmr_*_churn_long_lived/200k/<resource>  one resource for the whole process, as a program
+//                                   keeps one: the churn, each time on a new container, over a
+//                                   resource that has already served it ten times (untimed, once
+//                                   a process). A pool's free list is then the order of earlier
+//                                   frees, and containers built from it are scattered unless the
+//                                   pool puts its nodes back in order (not the buffer resources:
+//                                   the monotonic one never reuses memory).
 //
 // Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
 // `ba_sync_pool` (ba::synchronized_pool_resource), `ba_unsync_adaptive_pool` /
@@ -78,6 +85,28 @@ void bm_churn(benchmark::State &state, MakeResource make_resource, Add add, comp
    ba_bench::set_time_per_op(state, static_cast<double>(operations));
 }
 
+//! The churn over one resource that lives as long as the process and served it ten times first.
+template <class Container, class Holder, class Add>
+void bm_churn_long_lived(benchmark::State &state, Add add)
+{
+   static const std::unique_ptr<Holder> resource = [&] {
+      auto r = std::make_unique<Holder>();
+      for (int i = 0; i < 10; ++i) {
+         Container c(&r->get());
+         churn(c, add);
+      }
+      return r;
+   }();
+   std::size_t operations = 0;
+   for (auto _ : state) {
+      Container c(&resource->get());
+      operations = churn(c, add);
+      benchmark::DoNotOptimize(&c);
+   }
+   state.SetLabel("time per node allocated or freed");
+   ba_bench::set_time_per_op(state, static_cast<double>(operations));
+}
+
 template <class Resource>
 struct owned {
    Resource resource;
@@ -108,11 +137,23 @@ struct monotonic_holder : big_buffer {
 // Whether one resource may serve two threads at once.
 enum class threads { one, many };
 
+// Whether a resource may serve a process for its whole life (the monotonic buffer, which never
+// reuses memory, may not).
+enum class lifetime { per_container, long_lived_too };
+
 template <class Holder>
-void register_resource(const std::string &name, threads safe)
+void register_resource(const std::string &name, threads safe, lifetime life = lifetime::long_lived_too)
 {
    const auto push = [](auto &c, int key) { c.push_back(key); };
    const auto insert = [](auto &c, int key) { c.emplace(key, key); };
+   if (life == lifetime::long_lived_too) {
+      ba_bench::register_benchmark("pmr_list_churn_long_lived/200k/" + name, [=](benchmark::State &s) {
+         bm_churn_long_lived<std::pmr::list<int>, Holder>(s, push);
+      });
+      ba_bench::register_benchmark("pmr_map_churn_long_lived/200k/" + name, [=](benchmark::State &s) {
+         bm_churn_long_lived<std::pmr::map<int, int>, Holder>(s, insert);
+      });
+   }
    for (const auto &[others, suffix] : ba_bench::companies) {
       if (others == company::second_worker && safe == threads::one) continue;
       const company o = others;
@@ -133,10 +174,10 @@ int main(int argc, char **argv)
    register_resource<owned<ba::unsynchronized_adaptive_pool_resource>>("ba_unsync_adaptive_pool", threads::one);
    register_resource<owned<ba::synchronized_adaptive_pool_resource>>("ba_sync_adaptive_pool", threads::many);
    register_resource<global<&ba_default_heap>>("ba_default_heap", threads::many);
-   register_resource<arena_holder>("ba_arena", threads::one);
+   register_resource<arena_holder>("ba_arena", threads::one, lifetime::per_container);
    register_resource<owned<std::pmr::unsynchronized_pool_resource>>("std_unsync_pool", threads::one);
    register_resource<owned<std::pmr::synchronized_pool_resource>>("std_sync_pool", threads::many);
    register_resource<global<&std::pmr::new_delete_resource>>("new_delete", threads::many);
-   register_resource<monotonic_holder>("std_monotonic_buffer", threads::one);
+   register_resource<monotonic_holder>("std_monotonic_buffer", threads::one, lifetime::per_container);
    return ba_bench::run_benchmarks(argc, argv);
 }

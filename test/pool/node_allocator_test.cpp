@@ -294,6 +294,24 @@ BOOST_AUTO_TEST_CASE(nodes_in_the_depot_count_as_free_and_go_back_with_their_blo
    expect_every_block_goes_back<big>();
 }
 
+BOOST_AUTO_TEST_CASE(a_threads_nodes_come_out_in_the_order_of_the_pools_list)
+{
+   // A thread's bin is filled from the pool's list (here: new blocks, carved in address order)
+   // last first, so that the bin hands the nodes out in the list's order: a container built from
+   // them is walked in address order.
+   struct odd {
+      std::uint64_t w[9];   // 72 bytes: a pool no other test uses
+   };
+   using alloc = na<odd>;
+   alloc a;
+   const std::vector<odd *> nodes = allocate_one_by_one(a, 8192);
+   std::size_t descents = 0;
+   for (std::size_t i = 1; i < nodes.size(); ++i) descents += nodes[i] < nodes[i - 1];
+   BOOST_TEST(descents <= alloc::statistics().blocks);   // at most one a block (blocks from the heap)
+   free_one_by_one(a, nodes);
+   expect_every_block_goes_back<odd>();
+}
+
 BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_blocks)
 {
    // Nodes freed one by one (a std::list's) wait in the thread's bin and the depot; a burst (a

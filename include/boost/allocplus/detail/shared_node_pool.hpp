@@ -14,7 +14,10 @@
 // Between the bins and the pool, a node pool keeps a depot of whole magazines (Bonwick's depot,
 // as the core's thread caches have): a full bin's older magazine goes there, and an empty bin
 // takes the magazine parked last, each a list moved whole under the lock, its nodes neither
-// walked nor put back one by one on the pool's list. A burst (version 2) is made under the lock
+// walked nor put back one by one on the pool's list. Nodes a bin takes from the pool go into it
+// last first, so that the bin hands them out in the pool's order (a new block's: address order;
+// handed out reversed, a bin's worth at a time, they made a list churn over the shared pool 1.6x
+// slower to walk). A burst (version 2) is made under the lock
 // from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
 // and a bin that takes it is topped up from the next ones), then from the pool. The depot's nodes
 // are free nodes like the list's (it is an array of magazines from the core, grown as needed;
@@ -331,7 +334,16 @@ private:
          for (void *taken = take_from_depot_locked(half - held).first; taken;) put_in_bin(bin, pop_taken(taken));
          held = bin->limit - bin->room;
       }
-      if (held < half) pool_.try_allocate_many(half - held, [&](void *node) { put_in_bin(bin, node); });
+      if (held < half) {
+         // The pool hands nodes out in its order (a new block's: address order): they go into the
+         // bin last first, so that the bin hands them out in that order too.
+         void *taken = nullptr;
+         pool_.try_allocate_many(half - held, [&](void *node) {
+            *static_cast<void **>(node) = taken;
+            taken = node;
+         });
+         while (taken) put_in_bin(bin, pop_taken(taken));
+      }
    }
 
    // Node (taken from the pool, not free) waits in the thread's bin, free.
