@@ -220,11 +220,14 @@ def default_selection(runs, groups, missing, targets):
         if t.get("peer"):
             keep.add((t.get("peer_table", t["table"]), t["peer"]))
     covered = {g.split("/")[0] for g, _a in keep if g in by_group}
-    for g in groups:
+    for g in groups:   # (groups in order: a table's first row with one of ours, else its first row)
         table = g.split("/")[0]
-        if table not in covered:
+        ours = [a for a in by_group.get(g, []) if a.startswith(OURS_PREFIX)]
+        first_with_ours = ours or not any(h.split("/")[0] == table and any(
+            a.startswith(OURS_PREFIX) for a in by_group.get(h, [])) for h in groups)
+        if table not in covered and first_with_ours:
             covered.add(table)
-            keep.update((g, a) for a in by_group.get(g, []) if a.startswith(OURS_PREFIX))
+            keep.update((g, a) for a in ours or by_group.get(g, []))
     for g in {g for g, _a in keep}:
         base = baseline_of(by_group.get(g, []))
         if base:
@@ -389,6 +392,8 @@ def execute_interleaved(targets, runs, rounds, repetitions, min_time, timeout, r
                 pairs.append(key)
     if results is not None:
         by_run = {(r["run"]["group"], r["run"]["allocator"]): r for r in results.values()}
+        ok = lambda k: by_run.get(k) is not None and by_run[k]["status"] == "ok"
+        pairs = [k for k in pairs if ok(k[:2]) and ok((k[0], k[2]))]   # a crashed side: nothing to settle
         settled = [k for k in pairs if not close_call(by_run.get(k[:2]), by_run.get((k[0], k[2])), limits[k])]
         pairs = [k for k in pairs if k not in settled]
         print("interleaving %d close pairs in one process (%d more are settled by their separate runs: every "
@@ -858,6 +863,18 @@ README_BEGIN = "<!-- benchmarks:headline:begin (bench/run.py writes what lies be
 README_END = "<!-- benchmarks:headline:end -->"
 
 
+def ratio_words(paired, ratio):
+    """Ours against std in words: "2.70x faster", "1.10x slower", or a tie when the per-round
+    ratios (paired: (median, lowest, highest), or None) lie on both sides of 1."""
+    if paired:
+        ratio, lowest, highest = paired
+        if lowest <= 1 <= highest:
+            return "tie (rounds %.2f-%.2f of std's time)" % (lowest, highest)
+    if abs(ratio - 1) < 0.005:
+        return "as fast"
+    return "%.2fx faster" % (1 / ratio) if ratio < 1 else "%.2fx slower" % ratio
+
+
 def headline_table(results):
     """The headline of bench/tables.json as markdown lines: for each row, ours against std (time,
     and a counter where the row names one), the ratio (the median of the per-round ratios: rounds
@@ -866,16 +883,13 @@ def headline_table(results):
     by_key = {(r["run"]["group"], r["run"]["allocator"]): r for r in results.values()}
     lines = ["| benchmark | allocplus | std | ratio | spread (allocplus / std) | fastest of the row, if another |",
              "|---|---:|---:|---:|---:|---|"]
+    measured = lambda r: bool(r and r["status"] == "ok" and r["median"] and r["median"]["time_ns"] > 0)
     for h in TABLES.get("headline", []):
         ours, std = by_key.get((h["row"], h["ours"])), by_key.get((h["row"], h["std"]))
-        if not (ours and std and ours["median"] and std["median"]):
+        if not (measured(ours) and measured(std)):
             continue
-        paired = paired_time_ratio(ours, std)
-        ratio = paired[0] if paired else ours["median"]["time_ns"] / std["median"]["time_ns"]
-        if abs(ratio - 1) < 0.005:
-            words = "as fast"
-        else:
-            words = "%.2gx faster" % (1 / ratio) if ratio < 1 else "%.2gx slower" % ratio
+        words = ratio_words(paired_time_ratio(ours, std),
+                            ours["median"]["time_ns"] / std["median"]["time_ns"])
         cells = []
         for res in (ours, std):
             cell = fmt_time(res["median"]["time_ns"])
@@ -885,7 +899,7 @@ def headline_table(results):
             elif value is not None:
                 cell += ", %s %s" % (fmt_count(value), h["counter_words"])
             cells.append(cell)
-        row = {a: r["median"]["time_ns"] for (g, a), r in by_key.items() if g == h["row"] and r["median"]}
+        row = {a: r["median"]["time_ns"] for (g, a), r in by_key.items() if g == h["row"] and measured(r)}
         fastest = min(row, key=row.get)
         other = "" if fastest in (h["ours"], h["std"]) else "`%s`, %s" % (fastest, fmt_time(row[fastest]))
         lines.append("| %s | %s | %s | %s | %.0f%% / %.0f%% | %s |" % (
@@ -947,7 +961,9 @@ def write_report(path, machine, command, settings, groups, results, missing, che
     benchmarks of this run; where a peer is faster, the table shows it (the fastest is in bold)."""
     rel = lambda p: os.path.relpath(p, os.path.dirname(os.path.abspath(path)))
     counts = {s: sum(1 for c in checked if c["status"] == s) for s in ("PASS", "TIE", "MISS", "n/a")}
-    tier = ("every row with every allocator (`--full`)" if settings.get("full") else
+    tier = ("the rows of the suite as it stood that day (a run from before the tiers were recorded)"
+            if "full" not in settings else
+            "every row with every allocator (`--full`)" if settings.get("full") else
             "the rows `--filter` chose" if settings.get("filter") else
              "the default selection: the headline tables with every peer, the allocators each claim compares "
              "with their row's baseline, and a row of every other table (`--full` runs every row with every "
@@ -961,8 +977,9 @@ def write_report(path, machine, command, settings, groups, results, missing, che
     headline = headline_table(results)
     if headline:
         out += ["## Headline", "",
-                "allocplus against std (`std::allocator` over glibc's malloc, or glibc's malloc itself); the "
-                "ratio is the median of the per-round ratios.", ""] + headline + [""]
+                "allocplus against std (`std::allocator` over glibc's malloc, glibc's malloc itself, or the "
+                "standard library's `std::pmr` pool resource); the ratio is the median of the per-round ratios, "
+                "a tie when the rounds fall on both sides of 1.", ""] + headline + [""]
         for table in TABLES.get("headline_plots", []):
             for png in plots:
                 if os.path.basename(png).endswith("-%s-by-size.png" % table):
@@ -1031,6 +1048,19 @@ def rewrite_report(json_path, report):
     report reads needs no new run, and every figure stays the run's."""
     with open(json_path) as f:
         doc = json.load(f)
+    if "benchmarks" not in doc or "machine" not in doc:
+        raise SystemExit("run.py --report-from: %s is not a run of bench/run.py" % json_path)
+    settings = dict(doc.get("settings", {}))
+    settings.setdefault("command", "bench/run.py")
+    settings.setdefault("cpu", -1)
+    settings.setdefault("rounds", 0)
+    settings.setdefault("warmup_rounds", 1)
+    whole = (not settings.get("filter") and not settings.get("quick")
+             and all(b["status"] == "ok" for b in doc["benchmarks"]))
+    if not report and not whole:
+        raise SystemExit("run.py --report-from: %s is not a complete run of the whole suite (a --filter, or a "
+                         "benchmark that failed): give --report FILE to write its report elsewhere" % json_path)
+    doc["settings"] = settings
     results = {}
     for b in doc["benchmarks"]:
         run = {"name": b["name"], "group": b["group"], "allocator": b["allocator"], "base": b.get("benchmark"),
@@ -1245,12 +1275,14 @@ def main():
     md = ["# allocplus benchmarks, %s" % machine["date"], "",
           "- machine: %s, %s CPUs (`%s`)" % (machine.get("cpu", "?"), machine.get("cpus"), machine["uname"]),
           "- compiler: %s, build type %s" % (machine.get("compiler", "?"), machine.get("CMAKE_BUILD_TYPE", "?")),
-          "- %d measured round(s) after a warm-up, each benchmark in its own process%s, min time %g s%s%s"
-          % (args.rounds, pinning_words(args.cpu, two_cpus), args.min_time,
+          "- %d measured round(s) after %s, each benchmark in its own process%s, min time %g s%s%s"
+          % (args.rounds, "a warm-up round" if warmup else "each program was warmed up once",
+             pinning_words(args.cpu, two_cpus), args.min_time,
              (", filter `%s`" % args.filter) if args.filter else "",
-             ("; time targets also run ours and the peer in one process, %d repetitions each interleaved "
-              "at random, %g s each, per round" % (args.interleave, args.interleave_min_time))
-             if args.interleave else ""),
+             ("; %d time target(s) %salso run with ours and the peer in one process, %d repetitions each "
+              "interleaved at random, %g s each, per round" % (
+                  len(interleaved), "" if args.full else "(the close calls) ", args.interleave,
+                  args.interleave_min_time)) if args.interleave else ""),
           "- time/op: median time per operation; spread: (max - min) / median over rounds; "
           "vs X: time / X's time (above 1: X, ours, is faster)", ""]
     md += ["missing: %s (Debian package %s)" % (p, k) for p, k, _f in PEERS if not peers[p]]

@@ -36,5 +36,7 @@ cmake --build "$build" -j "$jobs"
 python=python3
 if [ -x /usr/bin/python3 ]; then python=/usr/bin/python3; fi
 # The report names the command as it was typed, not with the options added here.
-export ALLOCPLUS_BENCH_COMMAND="scripts/bench.sh${*:+ $*}"
+ALLOCPLUS_BENCH_COMMAND="scripts/bench.sh"
+if [ "$#" -gt 0 ]; then ALLOCPLUS_BENCH_COMMAND+="$(printf ' %q' "$@")"; fi
+export ALLOCPLUS_BENCH_COMMAND
 exec "$python" "$root/bench/run.py" --build-dir "$build" --interleave 20 "$@"

@@ -201,19 +201,46 @@ private:
 
 using ba_bench::company;
 
-//! The lists of this process's benchmark, built once: Google Benchmark calls a benchmark's function
-//! again for each trial of its iteration count and each repetition, and building 1M nodes each
-//! time took four fifths of the run (and of every interleaved repetition). The rounds keep the
-//! number of live nodes the same, so a later call goes on from the state the last one left.
-//! Destroyed at exit, before the pools (which are never destroyed).
-template <class Make>
-lists_at_work<Make> &kept_lists(bool same_list)
-{
-   static std::unique_ptr<lists_at_work<Make>> kept[2];
-   std::unique_ptr<lists_at_work<Make>> &lists = kept[same_list ? 1 : 0];
-   if (!lists) lists = std::make_unique<lists_at_work<Make>>(same_list);
-   return *lists;
-}
+//! The lists of a row, built once a process: Google Benchmark calls a benchmark's function again
+//! for each trial of its iteration count and each repetition, and building 1M nodes each time took
+//! four fifths of the run (and of every interleaved repetition). The rounds keep the number of
+//! live nodes the same, so a later call goes on from the state the last one left. The lists of the
+//! two rows used last are kept (ours and the peer of an interleaved pair); a third row's call
+//! frees the older ones, so that a run of the whole program by hand holds two rows' lists, not
+//! every row's. Freed at exit, before the pools (which are never destroyed).
+class kept_lists_cache {
+public:
+   //! Returns: the lists of the row (kind: one per Lists type; variant: the row's company and
+   //! list choice), built on first use.
+   template <class Lists>
+   static Lists &get(const void *kind, int variant, bool same_list)
+   {
+      std::vector<entry> &entries = all();
+      for (entry &e : entries)
+         if (e.kind == kind && e.variant == variant && e.same_list == same_list) {
+            std::swap(e, entries.back());   // the latest used last
+            return *static_cast<Lists *>(entries.back().lists.get());
+         }
+      if (entries.size() == 2) entries.erase(entries.begin());
+      entries.push_back(entry{kind, variant, same_list,
+                              holder(new Lists(same_list), [](void *p) { delete static_cast<Lists *>(p); })});
+      return *static_cast<Lists *>(entries.back().lists.get());
+   }
+
+private:
+   using holder = std::unique_ptr<void, void (*)(void *)>;
+   struct entry {
+      const void *kind;
+      int variant;
+      bool same_list;
+      holder lists;
+   };
+   static std::vector<entry> &all()
+   {
+      static std::vector<entry> entries;
+      return entries;
+   }
+};
 
 template <class Make>
 void bm_lists(benchmark::State &state, bool same_list, company others)
@@ -223,7 +250,8 @@ void bm_lists(benchmark::State &state, bool same_list, company others)
    if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
    if (others == company::second_worker)
       second = std::make_unique<ba_bench::busy_thread<lists_at_work<Make>>>(false);
-   lists_at_work<Make> &lists = kept_lists<Make>(same_list);
+   static const char kind = 0;   // one per allocator (instantiation of bm_lists)
+   lists_at_work<Make> &lists = kept_lists_cache::get<lists_at_work<Make>>(&kind, static_cast<int>(others), same_list);
    for (auto _ : state) lists.step();
    state.SetLabel("time per node made (one freed, on average)");
    ba_bench::set_time_per_op(state, static_cast<double>(kKinds * kNodesPerRound));

@@ -53,8 +53,11 @@ class DefaultSelection(unittest.TestCase):
             ("listy/100", ["ba_list", "std_list", "boost_list"]),
             ("core/random", ["ba_malloc", "glibc_malloc", "jemalloc"]),
             ("core/lifo", ["ba_malloc", "glibc_malloc", "jemalloc"]),
-            ("aged/first", ["ba_vector", "ba_vector_v1", "std_vector", "boost_vector"]),
-            ("aged/second", ["ba_vector", "std_vector"]),
+            ("aged/first", ["ba_vector", "ba_vector_v1", "std_list", "boost_vector"]),
+            ("aged/second", ["ba_vector", "std_list"]),
+            ("peers/first", ["std_list", "boost_list"]),
+            ("peers/second", ["ba_list", "std_list", "boost_list"]),
+            ("memory/only", ["std_list", "boost_list"]),
             ("pools/1M", ["ba_pool", "boost_pool", "pmr_pool", "glibc_malloc"]),
         ] for a in allocs]
         self.groups = []
@@ -83,18 +86,25 @@ class DefaultSelection(unittest.TestCase):
 
     def test_a_claim_against_another_row_keeps_the_peer_there(self):
         kept, _groups, _missing = self.kept(
-            [{"table": "core/lifo", "ours": "ba_malloc", "peer": "ba_malloc", "peer_table": "core/random"}])
+            [{"table": "core/lifo", "ours": "ba_malloc", "peer": "boost_pool", "peer_table": "pools/1M"}])
         self.assertIn(("core/lifo", "ba_malloc"), kept)
+        self.assertIn(("pools/1M", "boost_pool"), kept)         # reached through peer_table only
+        self.assertNotIn(("core/lifo", "boost_pool"), kept)
         self.assertNotIn(("core/lifo", "jemalloc"), kept)
 
     def test_a_table_nothing_reaches_keeps_its_first_row_ours_and_baseline(self):
         kept, groups, _missing = self.kept([])
         self.assertIn(("aged/first", "ba_vector"), kept)
         self.assertIn(("aged/first", "ba_vector_v1"), kept)
+        self.assertIn(("aged/first", "std_list"), kept)         # the baseline
         self.assertNotIn(("aged/first", "boost_vector"), kept)
         self.assertNotIn("aged/second", groups)
-        # No baseline listed for this table: ours only, and the row is still there.
-        self.assertIn("aged/first", groups)
+        # A first row without one of ours: the first row that has one.
+        self.assertNotIn("peers/first", groups)
+        self.assertIn(("peers/second", "ba_list"), kept)
+        self.assertIn(("peers/second", "std_list"), kept)
+        # A table with none of ours at all still shows its first row.
+        self.assertIn(("memory/only", "std_list"), kept)
 
     def test_groups_keep_their_order_and_missing_peers_follow_their_rows(self):
         missing = [("mimalloc", "libmimalloc2.0", "core/random"), ("mimalloc", "libmimalloc2.0", "core/lifo")]
@@ -134,11 +144,18 @@ class Headline(unittest.TestCase):
         lines = run.headline_table(self.results)
         self.assertEqual(len(lines), 4)
         churn, expand = lines[2], lines[3]
-        self.assertIn("| churn | 11 ns | 22 ns | 2x faster |", churn)
+        self.assertIn("| churn | 11 ns | 22 ns | 2.00x faster |", churn)
         self.assertIn("`jemalloc`, 5 ns", churn)
         self.assertIn("1 ns, in place", expand)
         self.assertIn("10 ns, moved", expand)
         self.assertTrue(expand.endswith("|  |"))                # ours is the fastest: no other named
+
+    def test_rounds_on_both_sides_of_std_are_a_tie_and_a_crashed_peer_is_not_the_fastest(self):
+        self.results["core/random/ba_malloc"] = a_result("core/random", "ba_malloc", [19, 23, 22])
+        self.results["core/random/jemalloc"]["status"] = "crashed (exit 1)"
+        churn = run.headline_table(self.results)[2]
+        self.assertIn("| tie (rounds 0.92-1.05 of std's time) |", churn)
+        self.assertTrue(churn.endswith("|  |"))
 
     def test_a_row_not_measured_is_left_out(self):
         del self.results["grow/big/glibc_malloc"]
@@ -197,7 +214,7 @@ class ReportFrom(unittest.TestCase):
             self.assertEqual(run.rewrite_report(json_path, report), 0)
             text = read(report)
         self.assertIn("Of 1 claims, 1 hold", text)
-        self.assertIn("| churn | 11 ns | 22 ns | 2x faster |", text)
+        self.assertIn("| churn | 11 ns | 22 ns | 2.00x faster |", text)
         self.assertIn("mimalloc | missing (Debian package libmimalloc2.0)", text)
         self.assertIn("**ba_malloc**", text)
         self.assertIn("## Churn", text)
