@@ -796,12 +796,15 @@ def save_figure(plt, fig, path):
     return path
 
 
-RANGE_ROW = re.compile(r"^(\d+)x(\d+)$")   # <iterations>x<elements>: one line per allocator
+# Rows named <iterations>x<elements> or <elements> (the arena's and the private pools' tables): one
+# line per allocator, time against the elements.
+RANGE_ROW = re.compile(r"^(?:(\d+)x)?(\d+)$")
 
 
 def plot_ranges(results, out_dir, stem):
-    """For tables whose rows are <iterations>x<elements>: time per operation against the number of
-    elements, one line per allocator (log-log), as the figures of the original articles."""
+    """For tables whose rows are <iterations>x<elements> or <elements>: time per operation against
+    the number of elements, one line per allocator (log-log), as the figures of the original
+    articles."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -1075,6 +1078,10 @@ def rewrite_report(json_path, report):
     out_dir = os.path.dirname(os.path.abspath(json_path))
     stem = os.path.splitext(os.path.basename(json_path))[0]
     plots = plot_ranges(results, out_dir, stem)
+    if not plots:   # no matplotlib here: the plots the run drew, where they are
+        plots = sorted(glob.glob(os.path.join(out_dir, glob.escape(stem) + "-*-by-size.png")))
+        if plots:
+            print("run.py --report-from: matplotlib is missing; the report links the plots the run drew")
     md_path = os.path.join(out_dir, stem + ".md")
     path = report or os.path.join(HERE, "..", "doc", "benchmarks.md")
     write_report(path, doc["machine"], doc["settings"]["command"], doc["settings"], groups, results, missing,

@@ -184,6 +184,14 @@ class Headline(unittest.TestCase):
             self.assertEqual(read(readme), "no markers\n")
 
 
+class Plots(unittest.TestCase):
+    def test_rows_of_elements_are_plotted_against_them(self):
+        self.assertEqual(run.RANGE_ROW.match("200x10000").group(2), "10000")
+        self.assertEqual(run.RANGE_ROW.match("4096").group(2), "4096")   # the arena's rows
+        self.assertIsNone(run.RANGE_ROW.match("1M_nodes"))
+        self.assertIsNone(run.RANGE_ROW.match("alloc_1000x32B"))
+
+
 class ResultFiles(unittest.TestCase):
     def test_a_run_never_overwrites_another(self):
         with tempfile.TemporaryDirectory() as d:
