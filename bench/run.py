@@ -921,6 +921,17 @@ def when(machine):
     return "%s %s %s" % (m.group(1), m.group(2), "UTC" if zone in ("+00:00", "Z") else "(UTC%s)" % zone)
 
 
+def plot_links(tables, plots, rel):
+    """Markdown lines linking the by-size plot of each of `tables` among `plots` (paths made
+    relative by rel), a blank line after each."""
+    lines = []
+    for table in tables:
+        for png in plots:
+            if os.path.basename(png).endswith("-%s-by-size.png" % table):
+                lines += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+    return lines
+
+
 def run_words(machine, settings):
     """One sentence: when, where and how a run measured."""
     return ("Measured on %s on %s (%s CPUs, %s, build type %s) by `%s`: each benchmark in a process of its own%s, "
@@ -949,10 +960,7 @@ def update_readme(readme, report, machine, settings, results, plots):
              "difference within the spread as noise. Every table, peer and claim of the run: [%s](%s)." % (
                  os.path.relpath(report, os.path.dirname(os.path.abspath(readme))), rel(report)), ""]
     block += headline_table(results) + [""]
-    for table in TABLES.get("headline_plots", []):
-        for png in plots:
-            if os.path.basename(png).endswith("-%s-by-size.png" % table):
-                block += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+    block += plot_links(TABLES.get("headline_plots", []), plots, rel)
     block.append(README_END)
     with open(readme, "w") as f:
         f.write(text[:begin] + "\n".join(block) + text[end + len(README_END):])
@@ -983,10 +991,7 @@ def write_report(path, machine, command, settings, groups, results, missing, che
                 "allocplus against std (`std::allocator` over glibc's malloc, glibc's malloc itself, or the "
                 "standard library's `std::pmr` pool resource); the ratio is the median of the per-round ratios, "
                 "a tie when the rounds fall on both sides of 1.", ""] + headline + [""]
-        for table in TABLES.get("headline_plots", []):
-            for png in plots:
-                if os.path.basename(png).endswith("-%s-by-size.png" % table):
-                    out += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+        out += plot_links(TABLES.get("headline_plots", []), plots, rel)
     if checked:
         out += ["## What this run shows", "",
                 "Of %d claims, %d hold, %d are ties (the difference is within the run's own noise) and %d do "
@@ -1011,9 +1016,7 @@ def write_report(path, machine, command, settings, groups, results, missing, che
         label = next((r["label"] for r in results.values() if r["run"]["group"] in table_groups and r["label"]), "")
         if label:
             out += ["Figures: %s (median)." % label, ""]
-        for png in plots:
-            if os.path.basename(png).endswith("-%s-by-size.png" % table):
-                out += ["![%s](%s)" % (table_title(table), rel(png)), ""]
+        out += plot_links([table], plots, rel)
         columns = TABLES["tables"].get(table, {}).get("columns", {})   # counter: its header
         out += ["| row | allocator | time | spread | speed-up over the baseline |%s" % "".join(
                     " %s |" % h for h in columns.values()),
