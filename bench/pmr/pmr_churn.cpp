@@ -21,6 +21,8 @@
 //                                   frees, and containers built from it are scattered unless the
 //                                   pool puts its nodes back in order (not the buffer resources:
 //                                   the monotonic one never reuses memory).
+//   pmr_*_churn_long_lived_survivors/200k/<resource>  the same, with 2000 nodes made during the
+//                                   ten earlier churns still in use: the resource never empties.
 //
 // Resources, a new one per container: `ba_unsync_pool` (ba::unsynchronized_pool_resource),
 // `ba_sync_pool` (ba::synchronized_pool_resource), `ba_unsync_adaptive_pool` /
@@ -85,21 +87,36 @@ void bm_churn(benchmark::State &state, MakeResource make_resource, Add add, comp
    ba_bench::set_time_per_op(state, static_cast<double>(operations));
 }
 
-//! The churn over one resource that lives as long as the process and served it ten times first.
-template <class Container, class Holder, class Add>
+// Whether a long-lived resource also holds nodes that outlive every churn.
+enum class survivors { none, some };
+
+// A resource kept for the process's life, and the container of its survivors (destroyed first).
+template <class Container, class Holder>
+struct long_lived {
+   std::unique_ptr<Holder> resource = std::make_unique<Holder>();
+   Container kept{&resource->get()};
+};
+
+//! The churn over one resource that lives as long as the process and served it ten times first;
+//! with survivors, 200 nodes made before each of those ten churns stay in use (2000 in all, taken
+//! from wherever the earlier churns' frees left them), so that the resource never empties.
+//! (One aged resource for each instantiation: survivors is a template parameter for that.)
+template <class Container, class Holder, survivors Kept, class Add>
 void bm_churn_long_lived(benchmark::State &state, Add add)
 {
-   static const std::unique_ptr<Holder> resource = [&] {
-      auto r = std::make_unique<Holder>();
+   static const std::unique_ptr<long_lived<Container, Holder>> aged = [&] {
+      auto a = std::make_unique<long_lived<Container, Holder>>();
       for (int i = 0; i < 10; ++i) {
-         Container c(&r->get());
+         if (Kept == survivors::some)
+            for (int k = 0; k < 200; ++k) add(a->kept, -(i * 200 + k) - 1);
+         Container c(&a->resource->get());
          churn(c, add);
       }
-      return r;
+      return a;
    }();
    std::size_t operations = 0;
    for (auto _ : state) {
-      Container c(&resource->get());
+      Container c(&aged->resource->get());
       operations = churn(c, add);
       benchmark::DoNotOptimize(&c);
    }
@@ -148,10 +165,16 @@ void register_resource(const std::string &name, threads safe, lifetime life = li
    const auto insert = [](auto &c, int key) { c.emplace(key, key); };
    if (life == lifetime::long_lived_too) {
       ba_bench::register_benchmark("pmr_list_churn_long_lived/200k/" + name, [=](benchmark::State &s) {
-         bm_churn_long_lived<std::pmr::list<int>, Holder>(s, push);
+         bm_churn_long_lived<std::pmr::list<int>, Holder, survivors::none>(s, push);
       });
       ba_bench::register_benchmark("pmr_map_churn_long_lived/200k/" + name, [=](benchmark::State &s) {
-         bm_churn_long_lived<std::pmr::map<int, int>, Holder>(s, insert);
+         bm_churn_long_lived<std::pmr::map<int, int>, Holder, survivors::none>(s, insert);
+      });
+      ba_bench::register_benchmark("pmr_list_churn_long_lived_survivors/200k/" + name, [=](benchmark::State &s) {
+         bm_churn_long_lived<std::pmr::list<int>, Holder, survivors::some>(s, push);
+      });
+      ba_bench::register_benchmark("pmr_map_churn_long_lived_survivors/200k/" + name, [=](benchmark::State &s) {
+         bm_churn_long_lived<std::pmr::map<int, int>, Holder, survivors::some>(s, insert);
       });
    }
    for (const auto &[others, suffix] : ba_bench::companies) {

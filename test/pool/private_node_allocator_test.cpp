@@ -457,6 +457,120 @@ BOOST_AUTO_TEST_CASE(release_free_blocks_with_a_block_still_being_carved)
    a.deallocate(p, 1);
 }
 
+// The order a pool hands nodes out in after a long life: a pool that empties starts over as a new
+// one (its blocks carved again, lowest address first), and a pool left mostly free by scattered
+// frees puts its free list in address order before it next hands a node out. Without either, the
+// nodes would come out in the order of the shuffled frees.
+bool ascending(const std::vector<std::uint64_t *> &nodes)
+{
+   return std::is_sorted(nodes.begin(), nodes.end(), std::less<std::uint64_t *>());
+}
+
+BOOST_AUTO_TEST_CASE(a_pool_that_empties_starts_over_in_address_order)
+{
+   pna<std::uint64_t, 64> a;
+   std::vector<std::uint64_t *> nodes;
+   for (int i = 0; i < 64 * 4; ++i) nodes.push_back(a.allocate(1));
+   std::vector<std::uint64_t *> lowest_first = nodes;
+   std::sort(lowest_first.begin(), lowest_first.end(), std::less<std::uint64_t *>());
+   std::shuffle(nodes.begin(), nodes.end(), std::mt19937(11));
+   for (auto *p : nodes) a.deallocate(p, 1);
+   BOOST_TEST(a.statistics().free_nodes == 64u * 4);
+   std::vector<std::uint64_t *> again;
+   for (int i = 0; i < 64 * 4; ++i) again.push_back(a.allocate(1));
+   BOOST_TEST(again == lowest_first);   // every block's nodes again, lowest first
+   BOOST_TEST(a.statistics().blocks == 4u);
+   BOOST_TEST(a.statistics().free_nodes == 0u);
+   // Started over again, with one block begun: the three not begun go back to the core whole.
+   for (auto *p : again) a.deallocate(p, 1);
+   std::uint64_t *first = a.allocate(1);
+   BOOST_TEST(first == lowest_first.front());
+   BOOST_TEST(a.statistics().free_nodes == 64u * 4 - 1);
+   BOOST_TEST(a.release_free_blocks() == 3u);
+   BOOST_TEST(a.statistics().blocks == 1u);
+   BOOST_TEST(a.statistics().free_nodes == 63u);
+   a.deallocate(first, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_free_with_nothing_in_use_is_reported_after_starting_over)
+{
+   pna<std::pair<void *, void *>> a;
+   auto *p = a.allocate(1);
+   auto *q = a.allocate(1);
+   a.deallocate(p, 1);
+   allocplus_test::expect_report([&] { a.deallocate(q, 1); a.deallocate(p, 1); },
+                                 "ba::private_node_allocator: double free of a node", p);
+   a.deallocate(q, 1);
+}
+
+// spaced: each block made with 8 KiB of the core's in use after it, so that the blocks lie far
+// apart (the pool then sorts the addresses instead of marking them in a bitmap of its span).
+void expect_scattered_frees_to_come_out_in_order(bool spaced)
+{
+   constexpr std::size_t count = 64 * 400;
+   pna<std::uint64_t, 64> a;
+   std::vector<std::uint64_t *> nodes;
+   std::vector<void *> spacers;
+   for (std::size_t i = 0; i < count; ++i) {
+      nodes.push_back(a.allocate(1));
+      if (spaced && i % 64 == 0) spacers.push_back(ba_malloc(8192));
+   }
+   // Every 25th node stays in use (the pool never empties); the other 24576 are freed shuffled.
+   // The pool looks at its free list every 4096 free nodes: at the last free, 24576 free for 1024
+   // in use is mostly free, and the list is set aside to be put in order. (Nodes freed after that
+   // would come out first, in the order they were freed.)
+   std::vector<std::uint64_t *> kept, freed;
+   for (std::size_t i = 0; i < count; ++i) (i % 25 == 0 ? kept : freed).push_back(nodes[i]);
+   BOOST_TEST(freed.size() == 24576u);
+   std::shuffle(freed.begin(), freed.end(), std::mt19937(5));
+   for (auto *p : freed) a.deallocate(p, 1);
+   const ba::node_pool_statistics held = a.statistics();
+   BOOST_TEST(held.free_nodes == freed.size());
+   BOOST_TEST(held.nodes_in_use == kept.size());
+   std::vector<std::uint64_t *> again;
+   for (std::size_t i = 0; i < 1000; ++i) again.push_back(a.allocate(1));
+   BOOST_TEST(ascending(again));
+   std::vector<std::uint64_t *> lowest_freed = freed;
+   std::sort(lowest_freed.begin(), lowest_freed.end(), std::less<std::uint64_t *>());
+   BOOST_TEST(again.front() == lowest_freed.front());
+   BOOST_TEST(a.statistics().free_nodes == freed.size() - 1000);
+   for (auto *p : again) a.deallocate(p, 1);
+   for (auto *p : kept) a.deallocate(p, 1);
+   BOOST_TEST(a.release_free_blocks() == 400u);
+   for (void *p : spacers) ba_free(p);
+}
+
+BOOST_AUTO_TEST_CASE(a_mostly_free_pool_puts_scattered_frees_in_order)
+{
+   expect_scattered_frees_to_come_out_in_order(false);
+}
+
+BOOST_AUTO_TEST_CASE(a_pool_whose_blocks_lie_far_apart_sorts_scattered_frees)
+{
+   expect_scattered_frees_to_come_out_in_order(true);
+}
+
+BOOST_AUTO_TEST_CASE(release_free_blocks_takes_a_free_list_set_aside_to_be_sorted)
+{
+   constexpr std::size_t count = 64 * 400;
+   pna<std::uint64_t, 64> a;
+   std::vector<std::uint64_t *> nodes;
+   for (std::size_t i = 0; i < count; ++i) nodes.push_back(a.allocate(1));
+   std::uint64_t *kept = nodes[70];   // in the second block
+   std::vector<std::uint64_t *> freed = nodes;
+   freed.erase(freed.begin() + 70);
+   std::shuffle(freed.begin(), freed.end(), std::mt19937(9));
+   for (auto *p : freed) a.deallocate(p, 1);
+   BOOST_TEST(a.release_free_blocks() == 399u);
+   BOOST_TEST(a.statistics().free_nodes == 63u);
+   std::vector<std::uint64_t *> again;
+   for (int i = 0; i < 63; ++i) again.push_back(a.allocate(1));
+   BOOST_TEST(ascending(again));
+   BOOST_TEST(a.statistics().blocks == 1u);
+   for (auto *p : again) a.deallocate(p, 1);
+   a.deallocate(kept, 1);
+}
+
 #if BOOST_ALLOCPLUS_CHECKED
 
 BOOST_AUTO_TEST_CASE(checked_builds_report_one_pool_used_from_two_threads)
@@ -623,7 +737,8 @@ BOOST_AUTO_TEST_CASE(release_builds_still_catch_a_double_free_of_a_two_word_node
 BOOST_AUTO_TEST_CASE(a_link_overwritten_after_free_is_reported_not_followed)
 {
    pna<std::uint64_t> a;
-   std::uint64_t *p = a.allocate(1), *q = a.allocate(1);
+   // (keep stays in use: a pool with none in use would start over and read no link.)
+   std::uint64_t *keep = a.allocate(1), *p = a.allocate(1), *q = a.allocate(1);
    a.deallocate(q, 1);
    a.deallocate(p, 1);   // the list: p -> q
    allocplus_test::expect_report(
@@ -636,5 +751,6 @@ BOOST_AUTO_TEST_CASE(a_link_overwritten_after_free_is_reported_not_followed)
    std::uint64_t *x = a.allocate(1), *y = a.allocate(1);
    a.deallocate(x, 1);
    a.deallocate(y, 1);
+   a.deallocate(keep, 1);
 }
 #endif
