@@ -550,6 +550,42 @@ BOOST_AUTO_TEST_CASE(a_pool_whose_blocks_lie_far_apart_sorts_scattered_frees)
    expect_scattered_frees_to_come_out_in_order(true);
 }
 
+// A free list with many far links (here 147456 shuffled frees) is ordered a slice of 4096 nodes
+// at a time, so that no allocation waits for the whole list. The blocks lie far apart (8 KiB of
+// the core's after each), so each slice is sorted rather than marked in a bitmap.
+BOOST_AUTO_TEST_CASE(a_very_scattered_free_list_comes_out_in_ordered_slices)
+{
+   constexpr std::size_t count = 64 * 2592;
+   pna<std::uint64_t, 64> a;
+   std::vector<std::uint64_t *> nodes;
+   std::vector<void *> spacers;
+   for (std::size_t i = 0; i < count; ++i) {
+      nodes.push_back(a.allocate(1));
+      if (i % 64 == 0) spacers.push_back(ba_malloc(8192));
+   }
+   // Every 9th stays in use: 147456 freed for 18432 in use, mostly free at the last free only.
+   std::vector<std::uint64_t *> kept, freed;
+   for (std::size_t i = 0; i < count; ++i) (i % 9 == 0 ? kept : freed).push_back(nodes[i]);
+   BOOST_TEST(freed.size() == 36u * 4096);
+   std::shuffle(freed.begin(), freed.end(), std::mt19937(3));
+   for (auto *p : freed) a.deallocate(p, 1);
+   std::vector<std::uint64_t *> again;
+   for (std::size_t i = 0; i < freed.size(); ++i) again.push_back(a.allocate(1));
+   BOOST_TEST(a.statistics().blocks == 2592u);   // every free node handed out, no block made
+   for (std::size_t slice = 0; slice < 36; ++slice) {
+      BOOST_TEST_INFO("slice " << slice);
+      BOOST_TEST(std::is_sorted(again.begin() + slice * 4096, again.begin() + (slice + 1) * 4096,
+                                std::less<std::uint64_t *>()));
+   }
+   std::vector<std::uint64_t *> sorted_again = again, sorted_freed = freed;
+   std::sort(sorted_again.begin(), sorted_again.end(), std::less<std::uint64_t *>());
+   std::sort(sorted_freed.begin(), sorted_freed.end(), std::less<std::uint64_t *>());
+   BOOST_TEST((sorted_again == sorted_freed));   // each exactly once
+   for (auto *p : again) a.deallocate(p, 1);
+   for (auto *p : kept) a.deallocate(p, 1);
+   for (void *p : spacers) ba_free(p);
+}
+
 BOOST_AUTO_TEST_CASE(release_free_blocks_takes_a_free_list_set_aside_to_be_sorted)
 {
    constexpr std::size_t count = 64 * 400;

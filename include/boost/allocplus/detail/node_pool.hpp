@@ -23,8 +23,8 @@
 //   in every build: release_free_blocks() walks it in address order, owns() searches it.)
 // - A pool's free list is the order of earlier frees, and after a long life it is scattered over
 //   the blocks. A pool with no node in use starts over, in constant time, as a new one (its
-//   blocks carved again in address order); a pool mostly free after scattered frees puts its free
-//   list in address order before it next hands a node out (consider_setting_aside).
+//   blocks carved again in address order); a pool mostly free after scattered frees hands its
+//   free list out in address order, whole or a slice at a time (consider_setting_aside).
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
@@ -345,31 +345,62 @@ private:
    // A pool that is mostly free after scattered frees (a long-lived pool whose containers died in
    // an order of their own, a few nodes still in use) would hand its next container nodes all
    // over its blocks, and every walk of that container would miss the cache: the order degrades
-   // with every reuse (a std::list churn ran 13x slower after ten). Such a free list is set
-   // aside, in constant time, and put in address order when the pool next runs out of free nodes
-   // (take_set_aside): not at once, since a pool that is being destroyed allocates nothing again.
+   // with every reuse (a std::list churn ran 16x slower after ten). Such a free list is set
+   // aside, in constant time, and handed out in address order when the free list next runs out
+   // (take_set_aside): not at once, since a pool that is being destroyed orders nothing.
    // "Mostly free": at least 8 nodes free for one in use. "Scattered": since the list was last
    // in order, a sixteenth as many frees as there are free nodes, or more, were over 256 bytes
-   // from the node freed before them. The ordering is linear in the free nodes, so it costs at
-   // most 16 steps for each such free. (A sample of the nodes freed last, instead of the count,
-   // missed the churns whose last frees were in order: 2 to 7 times slower.)
+   // from the node freed before them. (A sample of the nodes freed last, instead of the count,
+   // missed the churns whose last frees were in order.)
+   //
+   // Ordering reads every node of the list once, and each far link is a cache miss: a list with
+   // few of them (one ordered a few reuses ago: the steady state of a churn) is ordered whole, a
+   // pause of a few milliseconds for 500 000 nodes; a list with many (a big std::set freed in key
+   // order) is ordered a slice at a time, so that no allocation waits for more than a slice's
+   // misses (about 2 ms for 4096 at worst). Both cost a few steps for each scattered free.
    BOOST_NOINLINE void consider_setting_aside() noexcept
    {
       if (set_aside_ || free_count_ < 8 * in_use_ || 16 * far_frees_ < free_count_) return;
       set_aside_ = free_head_;
       set_aside_count_ = free_count_;
+      order_in_slices_ = far_frees_ > order_whole_far_links || free_count_ > order_whole_nodes;
       free_head_ = nullptr;
       far_frees_ = 0;
    }
 
-   // The free list set aside by consider_setting_aside, in address order; its first node.
-   // (Nodes freed after it was set aside were handed out first: the free list's usual order.)
+   // The most far links (and nodes) of a list ordered whole; the nodes of a slice.
+   static constexpr std::size_t order_whole_far_links = 65536;
+   static constexpr std::size_t order_whole_nodes = std::size_t(1) << 22;
+   static constexpr std::size_t order_slice = 4096;
+
+   // The list set aside by consider_setting_aside, or its next slice, in address order on the
+   // free list; the first of them. (Nodes freed after it was set aside went out first.)
    BOOST_NOINLINE void *take_set_aside() noexcept
    {
       if (!set_aside_) return nullptr;
-      void *list = set_aside_;
-      set_aside_ = nullptr;
-      put_in_address_order(list, set_aside_count_);
+      const std::size_t count = order_in_slices_ ? std::min(set_aside_count_, order_slice) : set_aside_count_;
+      std::vector<char *> nodes;
+      try {
+         nodes.reserve(count);
+      } catch (...) {   // no memory to order with: the list as it is
+         free_head_ = set_aside_;
+         set_aside_ = nullptr;
+         set_aside_count_ = 0;
+         return take_free();
+      }
+      set_aside_ = take_nodes(set_aside_, count, nodes);
+      set_aside_count_ -= nodes.size();
+      if (set_aside_count_ == 0 || nodes.empty()) {
+         set_aside_ = nullptr;
+         set_aside_count_ = 0;
+      }
+      if (nodes.empty()) return nullptr;
+      put_in_address_order(nodes);
+      return take_free();
+   }
+
+   void *take_free() noexcept
+   {
       void *node = free_head_;
       unpoison(node);
       free_head_ = next_free(node);
@@ -377,45 +408,33 @@ private:
       return node;
    }
 
-   // Puts the `count` free nodes of the list at head on the (empty) free list, lowest address
-   // first out. Linear: a bit per node place of the blocks' span marks the free nodes, and the
-   // bits are read back in address order. When the span is far wider than the pool's blocks (blocks
-   // scattered over the heap) or there is no memory for the bits, a sort of the nodes' addresses;
-   // when there is no memory for that either, the list as it was.
-   void put_in_address_order(void *head, std::size_t count) noexcept
+   // Puts nodes (taken from a free list, unmarked) on the free list, lowest address first out.
+   // Linear when they lie close together: a bit per node place from the lowest to the highest
+   // marks them, and the bits are read back in address order. Otherwise (or with no memory for
+   // the bits) a sort.
+   void put_in_address_order(std::vector<char *> &nodes) noexcept
    {
-      const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(first_node_of(&*blocks_.begin()));
-      const std::uintptr_t high = reinterpret_cast<std::uintptr_t>(first_node_of(&*blocks_.rbegin()))
-                                + nodes_per_block_ * node_size_;
-      const std::size_t places = (high - low) / align_, words = places / 64 + 1;
-      std::vector<std::uint64_t> free_places;
-      if (places <= 4 * blocks_.size() * block_bytes() / align_) {
+      const auto range = std::minmax_element(nodes.begin(), nodes.end(), std::less<char *>());
+      const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(*range.first);
+      const std::size_t words = (reinterpret_cast<std::uintptr_t>(*range.second) - low) / align_ / 64 + 1;
+      std::vector<std::uint64_t> places;
+      if (words <= 8 * nodes.size()) {
          try {
-            free_places.resize(words);
+            places.resize(words);
          } catch (...) {
-            free_places.clear();
          }
       }
-      if (free_places.empty()) {
-         std::vector<char *> nodes;
-         if (!take_nodes(head, count, nodes)) {
-            free_head_ = head;
-            return;
-         }
+      if (places.empty()) {
          std::sort(nodes.begin(), nodes.end(), std::less<char *>());
          put_back_in_order(nodes);
          return;
       }
-      for (; head && count != 0; --count) {
-         unpoison(head);
-         void *next = next_free(head);
-         clear_mark(head);
-         const std::size_t place = (reinterpret_cast<std::uintptr_t>(head) - low) / align_;
-         free_places[place / 64] |= std::uint64_t(1) << (place % 64);
-         head = next;
+      for (char *n : nodes) {
+         const std::size_t place = (reinterpret_cast<std::uintptr_t>(n) - low) / align_;
+         places[place / 64] |= std::uint64_t(1) << (place % 64);
       }
       for (std::size_t w = words; w-- != 0;) {
-         for (std::uint64_t bits = free_places[w]; bits != 0;) {
+         for (std::uint64_t bits = places[w]; bits != 0;) {
             const unsigned top = 63u - static_cast<unsigned>(__builtin_clzll(bits));
             bits &= ~(std::uint64_t(1) << top);
             push_free(reinterpret_cast<char *>(low + (w * 64 + top) * align_));
@@ -423,15 +442,10 @@ private:
       }
    }
 
-   // Moves the `count` free nodes of the list at head into nodes (unmarked), or leaves them when
-   // there is no memory for the array. Returns: whether it moved them.
-   bool take_nodes(void *head, std::size_t count, std::vector<char *> &nodes) const noexcept
+   // Moves up to `count` free nodes of the list at head into nodes (unmarked). Returns: the rest
+   // of the list. Requires: nodes has room for them (reserved).
+   void *take_nodes(void *head, std::size_t count, std::vector<char *> &nodes) const noexcept
    {
-      try {
-         nodes.reserve(nodes.size() + count);
-      } catch (...) {
-         return false;
-      }
       for (; head && count != 0; --count) {
          unpoison(head);
          void *next = next_free(head);
@@ -439,7 +453,7 @@ private:
          nodes.push_back(static_cast<char *>(head));
          head = next;
       }
-      return true;
+      return head;
    }
 
    // Puts a free node (unmarked, not poisoned) first on the free list.
@@ -468,6 +482,7 @@ private:
       far_frees_ = 0;
       if (blocks_.empty()) return;
       free_head_ = set_aside_ = nullptr;
+      set_aside_count_ = 0;
       free_count_ = 0;
       block_header *lowest = &*blocks_.begin();
       set_carving(lowest);
@@ -522,6 +537,7 @@ private:
    std::size_t uncarved_blocks_ = 0;   // after start_over: held blocks above the one carved, not begun
    void *set_aside_ = nullptr;         // a free list to be put in order (counted in free_count_)
    std::size_t set_aside_count_ = 0;   // its nodes
+   bool order_in_slices_ = false;      // its ordering: whole, or a slice at a time
    std::size_t far_frees_ = 0;         // frees far from the node freed before, since the list was in order
    block_tree blocks_;
 };
@@ -530,15 +546,15 @@ inline std::size_t node_pool::release_free_blocks() noexcept
 {
    if (blocks_.empty()) return 0;
    std::vector<char *> free_nodes;
-   const std::size_t set_aside = set_aside_ ? set_aside_count_ : 0;
-   if (!take_nodes(set_aside_, set_aside, free_nodes)) return 0;
-   set_aside_ = nullptr;
-   if (!take_nodes(free_head_, free_count_ - set_aside, free_nodes)) {   // (the first put back: none is lost)
-      std::sort(free_nodes.begin(), free_nodes.end(), std::less<char *>());
-      put_back_in_order(free_nodes);
+   try {
+      free_nodes.reserve(free_count_);
+   } catch (...) {
       return 0;
    }
-   free_head_ = nullptr;
+   take_nodes(set_aside_, set_aside_count_, free_nodes);
+   take_nodes(free_head_, free_count_ - set_aside_count_, free_nodes);
+   set_aside_ = free_head_ = nullptr;
+   set_aside_count_ = 0;
    free_count_ = 0;
    far_frees_ = 0;
    std::sort(free_nodes.begin(), free_nodes.end(), std::less<char *>());
