@@ -503,18 +503,30 @@ BOOST_AUTO_TEST_CASE(a_free_with_nothing_in_use_is_reported_after_starting_over)
    a.deallocate(q, 1);
 }
 
-// spaced: each block made with 8 KiB of the core's in use after it, so that the blocks lie far
-// apart (the pool then sorts the addresses instead of marking them in a bitmap of its span).
+// `count` nodes of a pool of 64-node blocks; spaced: each block made with 8 KiB of the core's
+// in use after it (given back with this), so that the blocks lie far apart.
+struct nodes_of_blocks {
+   std::vector<std::uint64_t *> nodes;
+   std::vector<void *> spacers;
+   nodes_of_blocks(pna<std::uint64_t, 64> &a, std::size_t count, bool spaced)
+   {
+      for (std::size_t i = 0; i < count; ++i) {
+         nodes.push_back(a.allocate(1));
+         if (spaced && i % 64 == 0) spacers.push_back(ba_malloc(8192));
+      }
+   }
+   ~nodes_of_blocks()
+   {
+      for (void *p : spacers) ba_free(p);
+   }
+};
+
 void expect_scattered_frees_to_come_out_in_order(bool spaced)
 {
    constexpr std::size_t count = 64 * 400;
    pna<std::uint64_t, 64> a;
-   std::vector<std::uint64_t *> nodes;
-   std::vector<void *> spacers;
-   for (std::size_t i = 0; i < count; ++i) {
-      nodes.push_back(a.allocate(1));
-      if (spaced && i % 64 == 0) spacers.push_back(ba_malloc(8192));
-   }
+   const nodes_of_blocks made(a, count, spaced);
+   const std::vector<std::uint64_t *> &nodes = made.nodes;
    // Every 25th node stays in use (the pool never empties); the other 24576 are freed shuffled.
    // The pool looks at its free list every 4096 free nodes: at the last free, 24576 free for 1024
    // in use is mostly free, and the list is set aside to be put in order. (Nodes freed after that
@@ -537,7 +549,6 @@ void expect_scattered_frees_to_come_out_in_order(bool spaced)
    for (auto *p : again) a.deallocate(p, 1);
    for (auto *p : kept) a.deallocate(p, 1);
    BOOST_TEST(a.release_free_blocks() == 400u);
-   for (void *p : spacers) ba_free(p);
 }
 
 BOOST_AUTO_TEST_CASE(a_mostly_free_pool_puts_scattered_frees_in_order)
@@ -557,12 +568,8 @@ BOOST_AUTO_TEST_CASE(a_very_scattered_free_list_comes_out_in_ordered_slices)
 {
    constexpr std::size_t count = 64 * 2592;
    pna<std::uint64_t, 64> a;
-   std::vector<std::uint64_t *> nodes;
-   std::vector<void *> spacers;
-   for (std::size_t i = 0; i < count; ++i) {
-      nodes.push_back(a.allocate(1));
-      if (i % 64 == 0) spacers.push_back(ba_malloc(8192));
-   }
+   const nodes_of_blocks made(a, count, true);
+   const std::vector<std::uint64_t *> &nodes = made.nodes;
    // Every 9th stays in use: 147456 freed for 18432 in use, mostly free at the last free only.
    std::vector<std::uint64_t *> kept, freed;
    for (std::size_t i = 0; i < count; ++i) (i % 9 == 0 ? kept : freed).push_back(nodes[i]);
@@ -583,7 +590,6 @@ BOOST_AUTO_TEST_CASE(a_very_scattered_free_list_comes_out_in_ordered_slices)
    BOOST_TEST((sorted_again == sorted_freed));   // each exactly once
    for (auto *p : again) a.deallocate(p, 1);
    for (auto *p : kept) a.deallocate(p, 1);
-   for (void *p : spacers) ba_free(p);
 }
 
 BOOST_AUTO_TEST_CASE(release_free_blocks_takes_a_free_list_set_aside_to_be_sorted)
