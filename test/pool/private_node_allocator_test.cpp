@@ -519,23 +519,29 @@ struct nodes_of_blocks {
    {
       for (void *p : spacers) ba_free(p);
    }
+
+   // Frees every node but every `keep_every`-th, in a shuffled order.
+   void free_shuffled_keeping_every(pna<std::uint64_t, 64> &a, std::size_t keep_every, unsigned seed)
+   {
+      for (std::size_t i = 0; i < nodes.size(); ++i) (i % keep_every == 0 ? kept : freed).push_back(nodes[i]);
+      std::shuffle(freed.begin(), freed.end(), std::mt19937(seed));
+      for (auto *p : freed) a.deallocate(p, 1);
+   }
+   std::vector<std::uint64_t *> kept, freed;
 };
 
 void expect_scattered_frees_to_come_out_in_order(bool spaced)
 {
    constexpr std::size_t count = 64 * 400;
    pna<std::uint64_t, 64> a;
-   const nodes_of_blocks made(a, count, spaced);
-   const std::vector<std::uint64_t *> &nodes = made.nodes;
+   nodes_of_blocks made(a, count, spaced);
    // Every 25th node stays in use (the pool never empties); the other 24576 are freed shuffled.
    // The pool looks at its free list every 4096 free nodes: at the last free, 24576 free for 1024
    // in use is mostly free, and the list is set aside to be put in order. (Nodes freed after that
    // would come out first, in the order they were freed.)
-   std::vector<std::uint64_t *> kept, freed;
-   for (std::size_t i = 0; i < count; ++i) (i % 25 == 0 ? kept : freed).push_back(nodes[i]);
+   made.free_shuffled_keeping_every(a, 25, 5);
+   const std::vector<std::uint64_t *> &kept = made.kept, &freed = made.freed;
    BOOST_TEST(freed.size() == 24576u);
-   std::shuffle(freed.begin(), freed.end(), std::mt19937(5));
-   for (auto *p : freed) a.deallocate(p, 1);
    const ba::node_pool_statistics held = a.statistics();
    BOOST_TEST(held.free_nodes == freed.size());
    BOOST_TEST(held.nodes_in_use == kept.size());
@@ -556,7 +562,7 @@ BOOST_AUTO_TEST_CASE(a_mostly_free_pool_puts_scattered_frees_in_order)
    expect_scattered_frees_to_come_out_in_order(false);
 }
 
-BOOST_AUTO_TEST_CASE(a_pool_whose_blocks_lie_far_apart_sorts_scattered_frees)
+BOOST_AUTO_TEST_CASE(a_pool_whose_blocks_lie_far_apart_orders_scattered_frees)
 {
    expect_scattered_frees_to_come_out_in_order(true);
 }
@@ -568,14 +574,11 @@ BOOST_AUTO_TEST_CASE(a_very_scattered_free_list_comes_out_in_ordered_slices)
 {
    constexpr std::size_t count = 64 * 2592;
    pna<std::uint64_t, 64> a;
-   const nodes_of_blocks made(a, count, true);
-   const std::vector<std::uint64_t *> &nodes = made.nodes;
+   nodes_of_blocks made(a, count, true);
    // Every 9th stays in use: 147456 freed for 18432 in use, mostly free at the last free only.
-   std::vector<std::uint64_t *> kept, freed;
-   for (std::size_t i = 0; i < count; ++i) (i % 9 == 0 ? kept : freed).push_back(nodes[i]);
+   made.free_shuffled_keeping_every(a, 9, 3);
+   const std::vector<std::uint64_t *> &kept = made.kept, &freed = made.freed;
    BOOST_TEST(freed.size() == 36u * 4096);
-   std::shuffle(freed.begin(), freed.end(), std::mt19937(3));
-   for (auto *p : freed) a.deallocate(p, 1);
    std::vector<std::uint64_t *> again;
    for (std::size_t i = 0; i < freed.size(); ++i) again.push_back(a.allocate(1));
    BOOST_TEST(a.statistics().blocks == 2592u);   // every free node handed out, no block made

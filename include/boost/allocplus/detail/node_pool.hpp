@@ -124,15 +124,11 @@ public:
    //! Complexity: constant.
    void *try_allocate() noexcept
    {
-      void *node = free_head_;
-      if (BOOST_LIKELY(node != nullptr)) {
-         unpoison(node);
-         free_head_ = next_free(node);
-         --free_count_;
+      void *node;
+      if (BOOST_LIKELY(free_head_ != nullptr)) {
+         node = take_free();
       } else if (BOOST_LIKELY(carve_next_ != carve_end_)) {
-         node = carve_next_;
-         carve_next_ += node_size_;
-         unpoison(node);
+         node = take_carved();
       } else if ((node = take_set_aside()) == nullptr && (node = carve_held_block()) == nullptr
                  && (node = allocate_from_new_block()) == nullptr) {
          return nullptr;
@@ -319,16 +315,8 @@ private:
       char *first = first_node_of(b);
       widen_block_span(first, first + nodes_per_block_ * node_size_);
       // (Called when the newest block is carved to its end: nothing of it is dropped.)
-      carve_next_ = first + node_size_;
-      carve_end_ = first + nodes_per_block_ * node_size_;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
-#endif
-#if defined(BA_DETAIL_VALGRIND)
-      VALGRIND_MAKE_MEM_NOACCESS(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
-#endif
-      unpoison(first);
-      return first;
+      set_carving(b);
+      return take_carved();
    }
 
    // Nodes freed one after the other more than this far apart count as scattered frees (a walk
@@ -399,6 +387,7 @@ private:
       return take_free();
    }
 
+   // The first node of the free list. Requires: free_head_ != nullptr.
    void *take_free() noexcept
    {
       void *node = free_head_;
@@ -466,10 +455,16 @@ private:
    }
 
    // Puts nodes (in address order; null ones skipped) on the free list, the lowest first out.
-   void put_back_in_order(const std::vector<char *> &nodes) noexcept
+   // Returns: how many.
+   std::size_t put_back_in_order(const std::vector<char *> &nodes) noexcept
    {
+      std::size_t pushed = 0;
       for (auto n = nodes.rbegin(); n != nodes.rend(); ++n)
-         if (*n) push_free(*n);
+         if (*n) {
+            push_free(*n);
+            ++pushed;
+         }
+      return pushed;
    }
 
    // With no node in use, the free list (the order of every earlier free: after a long life,
@@ -477,19 +472,15 @@ private:
    // as a new pool's would be, so that the next container's nodes lie in address order. Constant
    // time: the blocks are carved one at a time as they are needed (carve_held_block). Free nodes
    // keep the mark, so freeing one of them again is still reported.
+   // (A node was in use: the pool holds a block.)
    BOOST_NOINLINE void start_over() noexcept
    {
       far_frees_ = 0;
-      if (blocks_.empty()) return;
       free_head_ = set_aside_ = nullptr;
       set_aside_count_ = 0;
       free_count_ = 0;
-      block_header *lowest = &*blocks_.begin();
-      set_carving(lowest);
+      set_carving(&*blocks_.begin());
       uncarved_blocks_ = blocks_.size() - 1;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
-#endif
    }
 
    // After start_over: the next held block in address order, carved as a new one is.
@@ -500,19 +491,30 @@ private:
       // carve_end_ is the end of the last block carved; the next one in the tree is after it.
       auto it = blocks_.upper_bound(static_cast<const void *>(carve_end_ - 1), by_address());
       set_carving(&*it);
-      char *node = carve_next_;
-      carve_next_ += node_size_;
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-      ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
-#endif
-      unpoison(node);
-      return node;
+      return take_carved();
    }
 
+   // The nodes of block b are carved next, in address order; none of them may be touched until
+   // it is carved (poisoned under ASan and memcheck).
    void set_carving(block_header *b) noexcept
    {
       carve_next_ = first_node_of(b);
       carve_end_ = carve_next_ + nodes_per_block_ * node_size_;
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      ASAN_POISON_MEMORY_REGION(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
+#endif
+#if defined(BA_DETAIL_VALGRIND)
+      VALGRIND_MAKE_MEM_NOACCESS(carve_next_, static_cast<std::size_t>(carve_end_ - carve_next_));
+#endif
+   }
+
+   // The next node of the block being carved. Requires: carve_next_ != carve_end_.
+   void *take_carved() noexcept
+   {
+      char *node = carve_next_;
+      carve_next_ += node_size_;
+      unpoison(node);
+      return node;
    }
 
    // A block goes back to the core (memcheck is told it is the core's block again).
@@ -593,8 +595,7 @@ inline std::size_t node_pool::release_free_blocks() noexcept
                      reinterpret_cast<std::uintptr_t>(first_node_of(high) + nodes_per_block_ * node_size_));
    }
    // The nodes of the blocks kept go back on the list, the lowest first out.
-   put_back_in_order(free_nodes);
-   free_count_ = static_cast<std::size_t>(std::count_if(free_nodes.begin(), free_nodes.end(), [](char *n) { return n != nullptr; }));
+   free_count_ = put_back_in_order(free_nodes);
    return released;
 }
 
