@@ -71,6 +71,16 @@ std::vector<T *> sorted_distinct(std::vector<T *> nodes)
    return nodes;
 }
 
+// How often a node lies below the one allocated before it, from nodes[first] on (0: in address
+// order).
+template <class T>
+std::size_t descents(const std::vector<T *> &nodes, std::size_t first = 0)
+{
+   std::size_t count = 0;
+   for (std::size_t i = first + 1; i < nodes.size(); ++i) count += nodes[i] < nodes[i - 1];
+   return count;
+}
+
 // Once every node of T's pool is freed: none is in use after the thread's bin goes back, and
 // every block goes back to the heap.
 template <class T>
@@ -305,9 +315,7 @@ BOOST_AUTO_TEST_CASE(a_threads_nodes_come_out_in_the_order_of_the_pools_list)
    using alloc = na<odd>;
    alloc a;
    const std::vector<odd *> nodes = allocate_one_by_one(a, 8192);
-   std::size_t descents = 0;
-   for (std::size_t i = 1; i < nodes.size(); ++i) descents += nodes[i] < nodes[i - 1];
-   BOOST_TEST(descents <= alloc::statistics().blocks);   // at most one a block (blocks from the heap)
+   BOOST_TEST(descents(nodes) <= alloc::statistics().blocks);   // at most one a block (blocks from the heap)
    free_one_by_one(a, nodes);
    expect_every_block_goes_back<odd>();
 }
@@ -359,6 +367,75 @@ BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_
    free_one_by_one(a, again);
    a.deallocate_individual(burst);
    expect_every_block_goes_back<wider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_mostly_free_pool_takes_its_depot_back_and_hands_its_nodes_out_in_address_order)
+{
+   // A long-lived pool whose container died in an order of its own: its nodes wait in the depot,
+   // magazine by magazine in the order they were freed. Once they are most of the pool and more
+   // than a cache holds (2.5 MiB here), the next refill of a bin gives them back to the pool,
+   // which hands them out in address order: a container built from them is walked in order.
+   struct tall {
+      std::uint64_t w[5];   // 40 bytes: a pool no other test uses
+   };
+   using alloc = na<tall>;
+   alloc a;
+   std::vector<tall *> nodes = allocate_one_by_one(a, 65536);
+   std::shuffle(nodes.begin(), nodes.end(), std::mt19937(25));
+   free_one_by_one(a, nodes);
+   const std::size_t blocks = alloc::statistics().blocks;
+   const std::vector<tall *> again = allocate_one_by_one(a, 32768);
+   BOOST_TEST(alloc::statistics().blocks == blocks);   // the freed nodes, no new block
+   // The first come from the thread's bin (at most 128 nodes, those freed last); every refill
+   // after them from the pool, in address order.
+   BOOST_TEST(descents(again, 128) == 0u);
+   free_one_by_one(a, again);
+   expect_every_block_goes_back<tall>();
+}
+
+BOOST_AUTO_TEST_CASE(a_pool_whose_nodes_all_wait_in_its_depot_starts_over)
+{
+   // A thread fills the pool and frees every node, shuffled, then exits: its bin goes back to the
+   // pool, the rest waits in the depot. The next refill gives the depot back: nothing is in use,
+   // so the pool starts over, its blocks handed out again from the lowest, in address order.
+   struct deep {
+      std::uint64_t w[6];   // 48 bytes: a pool no other test uses
+   };
+   using alloc = na<deep>;
+   std::thread([] {
+      alloc a;
+      std::vector<deep *> nodes = allocate_one_by_one(a, 32768);   // 1.5 MiB
+      std::shuffle(nodes.begin(), nodes.end(), std::mt19937(26));
+      free_one_by_one(a, nodes);
+   }).join();
+   const std::size_t blocks = alloc::statistics().blocks;
+   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);   // (the depot's nodes count as free)
+   alloc a;
+   const std::vector<deep *> again = allocate_one_by_one(a, 32768);
+   BOOST_TEST(alloc::statistics().blocks == blocks);
+   BOOST_TEST(descents(again) <= blocks);   // at most one a block (blocks from the heap)
+   free_one_by_one(a, again);
+   expect_every_block_goes_back<deep>();
+}
+
+BOOST_AUTO_TEST_CASE(a_node_of_one_word_freed_twice_is_reported_when_the_depot_goes_back)
+{
+   // A node of one word has no room for the pool's mark: freed twice, but not in a row, it
+   // waits in the depot twice. When the depot goes back to the pool and is put in address order,
+   // the node found twice is reported (under ASan, its poison at the second free).
+   using alloc = na<std::uint64_t>;
+   alloc a;
+   const std::vector<std::uint64_t *> nodes = allocate_one_by_one(a, 200000);   // 1.5 MiB
+   const child_outcome out = run_in_child([&] {
+      free_one_by_one(a, std::vector<std::uint64_t *>(nodes.begin(), nodes.end() - 1000));
+      a.deallocate(nodes[10], 1);   // long since parked in the depot
+      free_one_by_one(a, std::vector<std::uint64_t *>(nodes.end() - 1000, nodes.end()));   // it is parked again
+      allocate_one_by_one(a, 1000);   // the bin empties; a refill gives the depot back
+   });
+   BOOST_TEST_INFO("child stderr: " << out.err);
+   BOOST_TEST(out.signal == SIGABRT);
+   BOOST_TEST(out.err.find("ba::node_allocator: double free of a node") != std::string::npos);
+   free_one_by_one(a, nodes);
 }
 
 // (Under ASan the test's own write after free is what is reported.)

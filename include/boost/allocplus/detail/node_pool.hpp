@@ -170,32 +170,76 @@ public:
    //! Complexity: constant (logarithmic in the blocks at checking level 2).
    void deallocate(void *node) noexcept
    {
-      note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
-      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
-      note_freed(node);
-      // The node freed last is checked for every size (glibc's fast bins do the same); a node of
-      // two words or more carries the mark while it is free, wherever it is in the list. With
-      // nothing in use, any free is one too many.
-      if (freed_twice(node, free_head_) || BOOST_UNLIKELY(in_use_ == 0)) report_double_free(node);
-      far_frees_ += far_apart(node, free_head_);
-      ba_detail_link_store(node, free_head_);
-      set_mark(node);
-      free_head_ = node;
-      ++free_count_;
-      poison(node);
-      if (BOOST_UNLIKELY(--in_use_ == 0))
+      put_freed(node);
+      if (BOOST_UNLIKELY(in_use_ == 0))
          start_over();
       else if (BOOST_UNLIKELY(free_count_ % order_check_period == 0))
          consider_setting_aside();
    }
 
-   //! Effects: deallocate(node) for every node pop() returns until it returns null.
+   //! Effects: deallocate(node) for every node pop() returns until it returns null; the pool
+   //!   asks once, after the last, whether to start over or to order its free list (so that a
+   //!   list given back whole is ordered whole, not from where a periodic check fell in it).
    //! Complexity: linear in the nodes.
    template <class Pop>
    void deallocate_many(Pop pop) noexcept
    {
-      while (void *node = pop()) deallocate(node);
+      bool any = false;
+      while (void *node = pop()) {
+         put_freed(node);
+         any = true;
+      }
+      if (any) finish_freeing();
    }
+
+   //! Effects: gives back, as deallocate would, every node walk hands over (walk(give) calls
+   //!   give(node) for each of `count` nodes), and puts every free node of the pool in address
+   //!   order at once: they go out lowest first (with none in use, the pool starts over). For a
+   //!   shared pool's depot given back whole: each node is read once, by the walk, not again to
+   //!   be ordered. Without memory for an array of the free nodes: deallocate_many.
+   //! Complexity: linear in the nodes given back and the free nodes (a sort when they lie far
+   //!   apart).
+   template <class Walk>
+   void deallocate_all_in_order(std::size_t count, Walk walk) noexcept
+   {
+      std::vector<char *> nodes;
+      try {
+         nodes.reserve(free_count_ + count);
+      } catch (...) {
+         walk([this](void *node) { put_freed(node); });
+         finish_freeing();
+         return;
+      }
+      walk([&](void *node) {
+         check_freed(node);
+         set_mark(node);   // (given twice: reported at the second)
+         --in_use_;
+         nodes.push_back(static_cast<char *>(node));
+      });
+      take_nodes(set_aside_, set_aside_count_, nodes);
+      take_nodes(free_head_, free_count_ - set_aside_count_, nodes);
+      set_aside_ = free_head_ = nullptr;
+      set_aside_count_ = 0;
+      far_frees_ = 0;
+      // (Nodes of one word carry no mark: ordering them finds one given twice.)
+      if (in_use_ == 0 && carries_marks()) {
+         // Free, where they are: marked and poisoned, as start_over leaves the free list.
+         for (char *node : nodes) {
+            set_mark(node);
+            poison(node);
+         }
+         start_over();
+         return;
+      }
+      free_count_ = nodes.empty() ? 0 : put_in_address_order(nodes);
+   }
+
+   //! Returns: the nodes handed out and not given back (constant time).
+   std::size_t nodes_in_use() const noexcept { return in_use_; }
+
+   //! Returns: whether a pool with `free` nodes waiting and `in_use` in use is mostly free (the
+   //!   threshold at which it orders a scattered free list; the shared pool's depot uses it too).
+   static constexpr bool mostly_free(std::size_t free, std::size_t in_use) noexcept { return free >= 8 * in_use; }
 
    //! Effects: gives back to the core every block none of whose nodes is in use.
    //! Returns: the blocks given back.
@@ -224,6 +268,43 @@ public:
    void check_given_back(const void *node) const noexcept { check_could_be_node(node); }
 
 private:
+   // What deallocate checks of a node given back (the node is then unpoisoned).
+   BOOST_FORCEINLINE void check_freed(void *node) noexcept
+   {
+      note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
+      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
+      note_freed(node);
+      // The node freed last is checked for every size (glibc's fast bins do the same); a node of
+      // two words or more carries the mark while it is free, wherever it is in the list. With
+      // nothing in use, any free is one too many.
+      if (freed_twice(node, free_head_) || BOOST_UNLIKELY(in_use_ == 0)) report_double_free(node);
+   }
+
+   // deallocate without its last step (finish_freeing): the node checked, put on the free list
+   // and counted.
+   BOOST_FORCEINLINE void put_freed(void *node) noexcept
+   {
+      check_freed(node);
+      far_frees_ += far_apart(node, free_head_);
+      ba_detail_link_store(node, free_head_);
+      set_mark(node);
+      free_head_ = node;
+      ++free_count_;
+      poison(node);
+      --in_use_;
+   }
+
+   // After nodes are freed in a burst: the pool starts over when none is in use, else asks once
+   // whether to order its free list (so that a list given back whole is ordered whole, not from
+   // where a periodic check fell in it).
+   void finish_freeing() noexcept
+   {
+      if (in_use_ == 0)
+         start_over();
+      else
+         consider_setting_aside();
+   }
+
    // The header of a block, first in it: its place in the tree of blocks (by address), and, at
    // checking level 2, a bit per node (set while the node is in use) after it.
    struct block_header : boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>> {
@@ -348,7 +429,7 @@ private:
    // misses (about 2 ms for 4096 at worst). Both cost a few steps for each scattered free.
    BOOST_NOINLINE void consider_setting_aside() noexcept
    {
-      if (set_aside_ || free_count_ < 8 * in_use_ || 16 * far_frees_ < free_count_) return;
+      if (set_aside_ || !free_head_ || !mostly_free(free_count_, in_use_) || 16 * far_frees_ < free_count_) return;
       set_aside_ = free_head_;
       set_aside_count_ = free_count_;
       order_in_slices_ = far_frees_ > order_whole_far_links || free_count_ > order_whole_nodes;
@@ -397,11 +478,12 @@ private:
       return node;
    }
 
-   // Puts nodes (taken from a free list, unmarked) on the free list, lowest address first out.
-   // Linear when they lie close together: a bit per node place from the lowest to the highest
-   // marks them, and the bits are read back in address order. Otherwise (or with no memory for
-   // the bits) a sort.
-   void put_in_address_order(std::vector<char *> &nodes) noexcept
+   // Puts nodes (taken from a free list or given back, not poisoned; at least one) on
+   // the free list, lowest address first out. Linear when they lie close together: a bit per
+   // node place from the lowest to the highest marks them, and the bits are read back in
+   // address order. Otherwise (or with no memory for the bits) a sort. A node found twice was
+   // freed twice (reported). Returns: how many.
+   std::size_t put_in_address_order(std::vector<char *> &nodes) noexcept
    {
       const auto range = std::minmax_element(nodes.begin(), nodes.end(), std::less<char *>());
       const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(*range.first);
@@ -415,12 +497,15 @@ private:
       }
       if (places.empty()) {
          std::sort(nodes.begin(), nodes.end(), std::less<char *>());
-         put_back_in_order(nodes);
-         return;
+         const auto twice = std::adjacent_find(nodes.begin(), nodes.end());
+         if (BOOST_UNLIKELY(twice != nodes.end())) report_double_free(*twice);
+         return put_back_in_order(nodes);
       }
       for (char *n : nodes) {
          const std::size_t place = (reinterpret_cast<std::uintptr_t>(n) - low) / align_;
-         places[place / 64] |= std::uint64_t(1) << (place % 64);
+         const std::uint64_t bit = std::uint64_t(1) << (place % 64);
+         if (BOOST_UNLIKELY(places[place / 64] & bit)) report_double_free(n);
+         places[place / 64] |= bit;
       }
       for (std::size_t w = words; w-- != 0;) {
          for (std::uint64_t bits = places[w]; bits != 0;) {
@@ -429,6 +514,7 @@ private:
             push_free(reinterpret_cast<char *>(low + (w * 64 + top) * align_));
          }
       }
+      return nodes.size();
    }
 
    // Moves up to `count` free nodes of the list at head into nodes (unmarked). Returns: the rest
