@@ -373,10 +373,10 @@ BOOST_AUTO_TEST_CASE(a_mostly_free_pool_takes_its_depot_back_and_hands_its_nodes
 {
    // A long-lived pool whose container died in an order of its own: its nodes wait in the depot,
    // magazine by magazine in the order they were freed. Once they are most of the pool and more
-   // than a cache holds (2.5 MiB here), the next refill of a bin gives them back to the pool,
+   // than a cache holds (3 MiB here), the next refill of a bin gives them back to the pool,
    // which hands them out in address order: a container built from them is walked in order.
-   struct tall {
-      std::uint64_t w[5];   // 40 bytes: a pool no other test uses
+   struct alignas(16) tall {
+      std::uint64_t w[5];   // 48 bytes aligned to 16: a pool no other test uses
    };
    using alloc = na<tall>;
    alloc a;
@@ -398,13 +398,13 @@ BOOST_AUTO_TEST_CASE(a_pool_whose_nodes_all_wait_in_its_depot_starts_over)
    // A thread fills the pool and frees every node, shuffled, then exits: its bin goes back to the
    // pool, the rest waits in the depot. The next refill gives the depot back: nothing is in use,
    // so the pool starts over, its blocks handed out again from the lowest, in address order.
-   struct deep {
-      std::uint64_t w[6];   // 48 bytes: a pool no other test uses
+   struct alignas(32) deep {
+      std::uint64_t w[6];   // 64 bytes aligned to 32: a pool no other test uses
    };
    using alloc = na<deep>;
    std::thread([] {
       alloc a;
-      std::vector<deep *> nodes = allocate_one_by_one(a, 32768);   // 1.5 MiB
+      std::vector<deep *> nodes = allocate_one_by_one(a, 32768);   // 2 MiB
       std::shuffle(nodes.begin(), nodes.end(), std::mt19937(26));
       free_one_by_one(a, nodes);
    }).join();

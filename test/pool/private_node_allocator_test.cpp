@@ -461,9 +461,10 @@ BOOST_AUTO_TEST_CASE(release_free_blocks_with_a_block_still_being_carved)
 // one (its blocks carved again, lowest address first), and a pool left mostly free by scattered
 // frees puts its free list in address order before it next hands a node out. Without either, the
 // nodes would come out in the order of the shuffled frees.
-bool ascending(const std::vector<std::uint64_t *> &nodes)
+template <class T>
+bool ascending(const std::vector<T *> &nodes)
 {
-   return std::is_sorted(nodes.begin(), nodes.end(), std::less<std::uint64_t *>());
+   return std::is_sorted(nodes.begin(), nodes.end(), std::less<T *>());
 }
 
 BOOST_AUTO_TEST_CASE(a_pool_that_empties_starts_over_in_address_order)
@@ -505,10 +506,11 @@ BOOST_AUTO_TEST_CASE(a_free_with_nothing_in_use_is_reported_after_starting_over)
 
 // `count` nodes of a pool of 64-node blocks; spaced: each block made with 8 KiB of the core's
 // in use after it (given back with this), so that the blocks lie far apart.
+template <class T>
 struct nodes_of_blocks {
-   std::vector<std::uint64_t *> nodes;
+   std::vector<T *> nodes;
    std::vector<void *> spacers;
-   nodes_of_blocks(pna<std::uint64_t, 64> &a, std::size_t count, bool spaced)
+   nodes_of_blocks(pna<T, 64> &a, std::size_t count, bool spaced)
    {
       for (std::size_t i = 0; i < count; ++i) {
          nodes.push_back(a.allocate(1));
@@ -521,13 +523,13 @@ struct nodes_of_blocks {
    }
 
    // Frees every node but every `keep_every`-th, in a shuffled order.
-   void free_shuffled_keeping_every(pna<std::uint64_t, 64> &a, std::size_t keep_every, unsigned seed)
+   void free_shuffled_keeping_every(pna<T, 64> &a, std::size_t keep_every, unsigned seed)
    {
       for (std::size_t i = 0; i < nodes.size(); ++i) (i % keep_every == 0 ? kept : freed).push_back(nodes[i]);
       std::shuffle(freed.begin(), freed.end(), std::mt19937(seed));
       for (auto *p : freed) a.deallocate(p, 1);
    }
-   std::vector<std::uint64_t *> kept, freed;
+   std::vector<T *> kept, freed;
 };
 
 void expect_scattered_frees_to_come_out_in_order(bool spaced)
@@ -594,6 +596,54 @@ BOOST_AUTO_TEST_CASE(a_very_scattered_free_list_comes_out_in_ordered_slices)
    for (auto *p : again) a.deallocate(p, 1);
    for (auto *p : kept) a.deallocate(p, 1);
 }
+
+#if !defined(BOOST_ALLOCPLUS_CORE_ASAN)
+// (Under ASan, and under memcheck, a free node may not be read: the pool walks its list, in
+// slices, as for the nodes of one word above.)
+struct three_words {
+   std::uint64_t w[3];
+};
+
+BOOST_AUTO_TEST_CASE(a_pool_whose_nodes_carry_marks_orders_its_free_nodes_whole_by_reading_its_blocks)
+{
+   // The same scattered frees as the slices' test, of nodes that carry the pool's mark while
+   // they are free: the pool reads its blocks in address order for the marked nodes instead of
+   // walking its list, and hands every free node out in address order, not a slice at a time.
+   constexpr std::size_t count = 64 * 2592;
+   pna<three_words, 64> a;
+   nodes_of_blocks made(a, count, true);
+   made.free_shuffled_keeping_every(a, 9, 3);
+   std::vector<three_words *> again;
+   for (std::size_t i = 0; i < made.freed.size(); ++i) again.push_back(a.allocate(1));
+   BOOST_TEST(a.statistics().blocks == 2592u);
+   BOOST_TEST(ascending(again));
+   std::vector<three_words *> sorted_freed = made.freed;
+   std::sort(sorted_freed.begin(), sorted_freed.end(), std::less<three_words *>());
+   BOOST_TEST((again == sorted_freed));   // each exactly once
+   for (auto *p : again) a.deallocate(p, 1);
+   for (auto *p : made.kept) a.deallocate(p, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_node_in_use_that_holds_the_mark_is_not_taken_for_a_free_one)
+{
+   // A node in use whose second word holds the pool's mark (copied here from a free node: a
+   // program cannot guess it) makes the marks the pool reads one more than its free nodes: it
+   // walks its list instead, and never hands the node in use out.
+   constexpr std::size_t count = 64 * 400;
+   pna<three_words, 64> a;
+   nodes_of_blocks made(a, count, false);
+   made.free_shuffled_keeping_every(a, 25, 5);
+   three_words *forged = made.kept[7];
+   forged->w[1] = made.freed.front()->w[1];   // (a free node's mark)
+   std::vector<three_words *> again;
+   for (std::size_t i = 0; i < made.freed.size(); ++i) again.push_back(a.allocate(1));
+   BOOST_TEST((std::find(again.begin(), again.end(), forged) == again.end()));
+   BOOST_TEST(ascending(again));   // (the list, walked and put in order)
+   forged->w[1] = 0;   // (freed with the mark, it would be taken for a double free)
+   for (auto *p : again) a.deallocate(p, 1);
+   for (auto *p : made.kept) a.deallocate(p, 1);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(release_free_blocks_takes_a_free_list_set_aside_to_be_sorted)
 {

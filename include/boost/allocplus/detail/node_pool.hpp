@@ -24,7 +24,8 @@
 // - A pool's free list is the order of earlier frees, and after a long life it is scattered over
 //   the blocks. A pool with no node in use starts over, in constant time, as a new one (its
 //   blocks carved again in address order); a pool mostly free after scattered frees hands its
-//   free list out in address order, whole or a slice at a time (consider_setting_aside).
+//   free list out in address order (consider_setting_aside): found by reading its blocks for
+//   the nodes that carry the mark, or by a walk of the list, whole or a slice at a time.
 // - release_free_blocks() gives back to the core every block whose nodes are all free: the free
 //   nodes are sorted by address once (O(n log n) for n free nodes) and matched against the blocks
 //   in address order.
@@ -194,18 +195,25 @@ public:
 
    //! Effects: gives back, as deallocate would, every node walk hands over (walk(give) calls
    //!   give(node) for each of `count` nodes), and puts every free node of the pool in address
-   //!   order at once: they go out lowest first (with none in use, the pool starts over). For a
-   //!   shared pool's depot given back whole: each node is read once, by the walk, not again to
-   //!   be ordered. Without memory for an array of the free nodes: deallocate_many.
+   //!   order at once: they go out lowest first. For a shared pool's depot given back whole: each
+   //!   node is read once, by the walk, not again to be ordered. When they are all the nodes in
+   //!   use, the pool starts over instead; when the pool would order over 4M nodes, or has no
+   //!   memory for an array of them, it orders as deallocate_many does.
    //! Complexity: linear in the nodes given back and the free nodes (a sort when they lie far
    //!   apart).
    template <class Walk>
    void deallocate_all_in_order(std::size_t count, Walk walk) noexcept
    {
       std::vector<char *> nodes;
-      try {
-         nodes.reserve(free_count_ + count);
-      } catch (...) {
+      bool whole = count != in_use_ && free_count_ + count <= order_whole_nodes;
+      if (whole) {
+         try {
+            nodes.reserve(free_count_ + count);
+         } catch (...) {
+            whole = false;
+         }
+      }
+      if (!whole) {
          walk([this](void *node) { put_freed(node); });
          finish_freeing();
          return;
@@ -216,23 +224,19 @@ public:
          --in_use_;
          nodes.push_back(static_cast<char *>(node));
       });
-      take_nodes(set_aside_, set_aside_count_, nodes);
-      take_nodes(free_head_, free_count_ - set_aside_count_, nodes);
-      set_aside_ = free_head_ = nullptr;
-      set_aside_count_ = 0;
-      far_frees_ = 0;
-      // (Nodes of one word carry no mark: ordering them finds one given twice.)
-      if (in_use_ == 0 && carries_marks()) {
-         // Free, where they are: marked and poisoned, as start_over leaves the free list.
-         for (char *node : nodes) {
-            set_mark(node);
-            poison(node);
-         }
-         start_over();
-         return;
-      }
+      take_all_free(nodes);
+      // (in_use_ may be 0 here only after a node of one word given twice, which the ordering
+      // reports.)
       free_count_ = nodes.empty() ? 0 : put_in_address_order(nodes);
    }
+
+   //! Returns: the free nodes on the pool's lists (not those of blocks not carved yet).
+   std::size_t listed_free_nodes() const noexcept { return free_count_; }
+
+   //! Effects: the pool is told that nodes it handed out wait, marked as free, where it cannot
+   //!   see them (a shared pool's threads' bins and depot): it no longer reads its blocks for
+   //!   the free nodes, it walks its list.
+   void note_free_nodes_wait_elsewhere() noexcept { free_nodes_wait_elsewhere_ = true; }
 
    //! Returns: the nodes handed out and not given back (constant time).
    std::size_t nodes_in_use() const noexcept { return in_use_; }
@@ -422,11 +426,14 @@ private:
    // from the node freed before them. (A sample of the nodes freed last, instead of the count,
    // missed the churns whose last frees were in order.)
    //
-   // Ordering reads every node of the list once, and each far link is a cache miss: a list with
-   // few of them (one ordered a few reuses ago: the steady state of a churn) is ordered whole, a
-   // pause of a few milliseconds for 500 000 nodes; a list with many (a big std::set freed in key
-   // order) is ordered a slice at a time, so that no allocation waits for more than a slice's
-   // misses (about 2 ms for 4096 at worst). Both cost a few steps for each scattered free.
+   // A pool whose nodes carry the mark finds its free nodes by reading its blocks in address
+   // order (order_by_reading_blocks): a stream, 4 to 9 ms for the blocks of 466 000 nodes,
+   // however scattered the list. Otherwise ordering walks the list, and each far link is a
+   // cache miss: a list with few of them (one ordered a few reuses ago: the steady state of a
+   // churn) is ordered whole, a pause of a few milliseconds for 500 000 nodes; a list with many
+   // (a big std::set freed in key order) is ordered a slice at a time, so that no allocation
+   // waits for more than a slice's misses (about 2 ms for 4096 at worst). Each costs a few steps
+   // for each scattered free.
    BOOST_NOINLINE void consider_setting_aside() noexcept
    {
       if (set_aside_ || !free_head_ || !mostly_free(free_count_, in_use_) || 16 * far_frees_ < free_count_) return;
@@ -447,6 +454,7 @@ private:
    BOOST_NOINLINE void *take_set_aside() noexcept
    {
       if (!set_aside_) return nullptr;
+      if (order_by_reading_blocks()) return take_free();
       const std::size_t count = order_in_slices_ ? std::min(set_aside_count_, order_slice) : set_aside_count_;
       std::vector<char *> nodes;
       try {
@@ -466,6 +474,72 @@ private:
       if (nodes.empty()) return nullptr;
       put_in_address_order(nodes);
       return take_free();
+   }
+
+   // Puts every free node on the free list in address order by reading the blocks in order,
+   // instead of the list set aside: a free node carries the mark and a node in use does not, and
+   // a read of the blocks streams where a walk of a scattered list waits for each node in turn
+   // (94 ms for 459 000 shuffled nodes). Only where every marked node is on the pool's lists
+   // (not a shared pool's: its threads' bins and depot hold marked nodes too), nodes carry marks
+   // (two words or more), and free nodes may be read (not under ASan or memcheck). Returns:
+   // whether it did. It does not when the marks it finds are not the free nodes the pool counts
+   // (a node in use whose second word holds the mark, a free node's overwritten): the list is
+   // walked then. Requires: the free list is empty (all free nodes are set aside).
+   bool order_by_reading_blocks() noexcept
+   {
+      if (!free_nodes_readable_in_blocks()) return false;
+      const std::uintptr_t pool_mark = mark();
+      std::size_t marked_nodes = 0;
+      for_each_carved_node_downwards([&](char *node) {
+         marked_nodes += static_cast<const std::uintptr_t *>(static_cast<void *>(node))[1] == pool_mark;
+      });
+      if (marked_nodes != free_count_) return false;
+      // Pushed from the highest, so that the lowest goes out first.
+      for_each_carved_node_downwards([&](char *node) {
+         if (static_cast<const std::uintptr_t *>(static_cast<void *>(node))[1] != pool_mark) return;
+         ba_detail_link_store(node, free_head_);
+         free_head_ = node;
+      });
+      set_aside_ = nullptr;
+      set_aside_count_ = 0;
+      return true;
+   }
+
+   bool free_nodes_readable_in_blocks() const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+      return false;
+#else
+#  if defined(BA_DETAIL_VALGRIND)
+      if (RUNNING_ON_VALGRIND) return false;
+#  endif
+      return carries_marks() && !free_nodes_wait_elsewhere_;
+#endif
+   }
+
+   // Calls f(node) for every node of the blocks handed out since its block was last carved (in
+   // use or free), from the highest address down.
+   template <class F>
+   void for_each_carved_node_downwards(F f) const noexcept
+   {
+      for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+         const carved_nodes carved = carved_nodes_of(const_cast<block_header *>(&*it));
+         for (char *node = carved.end; node != carved.first;) f(node -= node_size_);
+      }
+   }
+
+   // The nodes of a block handed out since it was last carved: all of them, but those of the
+   // block being carved up to carve_next_, and none of a block not begun again since start_over.
+   struct carved_nodes {
+      char *first;
+      char *end;
+   };
+   carved_nodes carved_nodes_of(block_header *b) const noexcept
+   {
+      char *first = first_node_of(b), *end = first + nodes_per_block_ * node_size_;
+      if (end == carve_end_) return {first, carve_next_};
+      if (uncarved_blocks_ != 0 && std::less<const char *>()(carve_end_, first)) return {first, first};
+      return {first, end};
    }
 
    // The first node of the free list. Requires: free_head_ != nullptr.
@@ -515,6 +589,17 @@ private:
          }
       }
       return nodes.size();
+   }
+
+   // Moves every node of the free list and of the list set aside into nodes (unmarked), and
+   // leaves both lists empty (free_count_ is the caller's). Requires: nodes has room for them.
+   void take_all_free(std::vector<char *> &nodes) noexcept
+   {
+      take_nodes(set_aside_, set_aside_count_, nodes);
+      take_nodes(free_head_, free_count_ - set_aside_count_, nodes);
+      set_aside_ = free_head_ = nullptr;
+      set_aside_count_ = 0;
+      far_frees_ = 0;
    }
 
    // Moves up to `count` free nodes of the list at head into nodes (unmarked). Returns: the rest
@@ -626,6 +711,7 @@ private:
    void *set_aside_ = nullptr;         // a free list to be put in order (counted in free_count_)
    std::size_t set_aside_count_ = 0;   // its nodes
    bool order_in_slices_ = false;      // its ordering: whole, or a slice at a time
+   bool free_nodes_wait_elsewhere_ = false;   // marked nodes outside its lists (a shared pool's bins)
    std::size_t far_frees_ = 0;         // frees far from the node freed before, since the list was in order
    block_tree blocks_;
 };
@@ -639,12 +725,8 @@ inline std::size_t node_pool::release_free_blocks() noexcept
    } catch (...) {
       return 0;
    }
-   take_nodes(set_aside_, set_aside_count_, free_nodes);
-   take_nodes(free_head_, free_count_ - set_aside_count_, free_nodes);
-   set_aside_ = free_head_ = nullptr;
-   set_aside_count_ = 0;
+   take_all_free(free_nodes);
    free_count_ = 0;
-   far_frees_ = 0;
    std::sort(free_nodes.begin(), free_nodes.end(), std::less<char *>());
    // Walk the blocks and the sorted free nodes together; a block whose free nodes and uncarved
    // nodes make all of its nodes goes back to the core.
@@ -656,11 +738,9 @@ inline std::size_t node_pool::release_free_blocks() noexcept
       auto block_first = std::lower_bound(node, free_nodes.end(), first, std::less<char *>());
       auto block_last = std::lower_bound(block_first, free_nodes.end(), end, std::less<char *>());
       const bool carving = carve_end_ == end;
-      // (Blocks above the one being carved, after start_over, have not been begun: all free.)
-      const bool uncarved = uncarved_blocks_ != 0 && std::less<const char *>()(carve_end_, first);
+      // (Nodes not carved yet are free too.)
       std::size_t idle = static_cast<std::size_t>(block_last - block_first)
-                       + (carving ? static_cast<std::size_t>(carve_end_ - carve_next_) / node_size_ : 0)
-                       + (uncarved ? nodes_per_block_ : 0);
+                       + static_cast<std::size_t>(end - carved_nodes_of(b).end) / node_size_;
       if (idle == nodes_per_block_) {
          std::fill(block_first, block_last, nullptr);   // not to be put back
          if (carving) carve_next_ = carve_end_ = nullptr;
