@@ -627,18 +627,23 @@ BOOST_AUTO_TEST_CASE(a_pool_whose_nodes_carry_marks_orders_its_free_nodes_whole_
 BOOST_AUTO_TEST_CASE(a_node_in_use_that_holds_the_mark_is_not_taken_for_a_free_one)
 {
    // A node in use whose second word holds the pool's mark (copied here from a free node: a
-   // program cannot guess it) makes the marks the pool reads one more than its free nodes: it
-   // walks its list instead, and never hands the node in use out.
+   // program cannot guess it), and a free node whose mark is overwritten (a write after free):
+   // the marks the pool reads are as many as its free nodes, but not the same nodes (their
+   // addresses' sum and XOR differ). It walks its list instead, and never hands the node in use
+   // out.
    constexpr std::size_t count = 64 * 400;
    pna<three_words, 64> a;
    nodes_of_blocks made(a, count, false);
    made.free_shuffled_keeping_every(a, 25, 5);
    three_words *forged = made.kept[7];
    forged->w[1] = made.freed.front()->w[1];   // (a free node's mark)
+   made.freed[3]->w[1] = 0;
    std::vector<three_words *> again;
    for (std::size_t i = 0; i < made.freed.size(); ++i) again.push_back(a.allocate(1));
    BOOST_TEST((std::find(again.begin(), again.end(), forged) == again.end()));
-   BOOST_TEST(ascending(again));   // (the list, walked and put in order)
+   std::vector<three_words *> sorted_freed = made.freed;
+   std::sort(sorted_freed.begin(), sorted_freed.end(), std::less<three_words *>());
+   BOOST_TEST((again == sorted_freed));   // (the list, walked and put in order: each once)
    forged->w[1] = 0;   // (freed with the mark, it would be taken for a double free)
    for (auto *p : again) a.deallocate(p, 1);
    for (auto *p : made.kept) a.deallocate(p, 1);

@@ -294,6 +294,7 @@ private:
       set_mark(node);
       free_head_ = node;
       ++free_count_;
+      listed(node);
       poison(node);
       --in_use_;
    }
@@ -439,6 +440,7 @@ private:
       if (set_aside_ || !free_head_ || !mostly_free(free_count_, in_use_) || 16 * far_frees_ < free_count_) return;
       set_aside_ = free_head_;
       set_aside_count_ = free_count_;
+      reading_blocks_failed_ = false;
       order_in_slices_ = far_frees_ > order_whole_far_links || free_count_ > order_whole_nodes;
       free_head_ = nullptr;
       far_frees_ = 0;
@@ -487,16 +489,28 @@ private:
    // walked then. Requires: the free list is empty (all free nodes are set aside).
    bool order_by_reading_blocks() noexcept
    {
-      if (!free_nodes_readable_in_blocks()) return false;
+      if (reading_blocks_failed_ || !free_nodes_readable_in_blocks()) return false;
       const std::uintptr_t pool_mark = mark();
+      const auto is_marked = [pool_mark](const char *node) {
+         return static_cast<const std::uintptr_t *>(static_cast<const void *>(node))[1] == pool_mark;
+      };
+      // The marked nodes must be the listed ones: as many, the same sum and XOR of addresses (a
+      // mark copied into a node in use and one cleared in a free node do not balance them).
       std::size_t marked_nodes = 0;
+      std::uintptr_t sum = 0, x = 0;
       for_each_carved_node_downwards([&](char *node) {
-         marked_nodes += static_cast<const std::uintptr_t *>(static_cast<void *>(node))[1] == pool_mark;
+         if (!is_marked(node)) return;
+         ++marked_nodes;
+         sum += reinterpret_cast<std::uintptr_t>(node);
+         x ^= reinterpret_cast<std::uintptr_t>(node);
       });
-      if (marked_nodes != free_count_) return false;
+      if (marked_nodes != free_count_ || sum != listed_sum_ || x != listed_xor_) {
+         reading_blocks_failed_ = true;   // (not again for this list: it is walked)
+         return false;
+      }
       // Pushed from the highest, so that the lowest goes out first.
       for_each_carved_node_downwards([&](char *node) {
-         if (static_cast<const std::uintptr_t *>(static_cast<void *>(node))[1] != pool_mark) return;
+         if (!is_marked(node)) return;
          ba_detail_link_store(node, free_head_);
          free_head_ = node;
       });
@@ -505,15 +519,18 @@ private:
       return true;
    }
 
+   // Reading the blocks reads nodes in use too: not under a sanitizer (ASan and memcheck report
+   // reads of free nodes, TSan reports reads of nodes another thread writes), not for nodes
+   // without marks, not for a shared pool, nor for pools of over 4M nodes (the pause).
    bool free_nodes_readable_in_blocks() const noexcept
    {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN) || defined(BA_DETAIL_TSAN)
       return false;
 #else
 #  if defined(BA_DETAIL_VALGRIND)
       if (RUNNING_ON_VALGRIND) return false;
 #  endif
-      return carries_marks() && !free_nodes_wait_elsewhere_;
+      return carries_marks() && !free_nodes_wait_elsewhere_ && blocks_.size() * nodes_per_block_ <= order_whole_nodes;
 #endif
    }
 
@@ -549,7 +566,23 @@ private:
       unpoison(node);
       free_head_ = next_free(node);
       --free_count_;
+      unlisted(node);
       return node;
+   }
+
+   // The sum and the XOR of the addresses of the nodes on the free lists follow each node in
+   // and out (order_by_reading_blocks checks what it reads against them).
+   void listed(const void *node) noexcept
+   {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
+      listed_sum_ += a;
+      listed_xor_ ^= a;
+   }
+   void unlisted(const void *node) noexcept
+   {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
+      listed_sum_ -= a;
+      listed_xor_ ^= a;
    }
 
    // Puts nodes (taken from a free list or given back, not poisoned; at least one) on
@@ -604,12 +637,13 @@ private:
 
    // Moves up to `count` free nodes of the list at head into nodes (unmarked). Returns: the rest
    // of the list. Requires: nodes has room for them (reserved).
-   void *take_nodes(void *head, std::size_t count, std::vector<char *> &nodes) const noexcept
+   void *take_nodes(void *head, std::size_t count, std::vector<char *> &nodes) noexcept
    {
       for (; head && count != 0; --count) {
          unpoison(head);
          void *next = next_free(head);
          clear_mark(head);
+         unlisted(head);
          nodes.push_back(static_cast<char *>(head));
          head = next;
       }
@@ -622,6 +656,7 @@ private:
       ba_detail_link_store(node, free_head_);
       set_mark(node);
       free_head_ = node;
+      listed(node);
       poison(node);
    }
 
@@ -650,6 +685,8 @@ private:
       free_head_ = set_aside_ = nullptr;
       set_aside_count_ = 0;
       free_count_ = 0;
+      listed_sum_ = listed_xor_ = 0;
+      reading_blocks_failed_ = false;
       set_carving(&*blocks_.begin());
       uncarved_blocks_ = blocks_.size() - 1;
    }
@@ -712,6 +749,9 @@ private:
    std::size_t set_aside_count_ = 0;   // its nodes
    bool order_in_slices_ = false;      // its ordering: whole, or a slice at a time
    bool free_nodes_wait_elsewhere_ = false;   // marked nodes outside its lists (a shared pool's bins)
+   bool reading_blocks_failed_ = false;   // the list set aside did not match the marks read: walked
+   std::uintptr_t listed_sum_ = 0;        // the sum and the XOR of the free lists' nodes' addresses
+   std::uintptr_t listed_xor_ = 0;
    std::size_t far_frees_ = 0;         // frees far from the node freed before, since the list was in order
    block_tree blocks_;
 };
