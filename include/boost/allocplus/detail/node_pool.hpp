@@ -185,11 +185,22 @@ public:
    template <class Pop>
    void deallocate_many(Pop pop) noexcept
    {
+      deallocate_walked([&](auto give) {
+         while (void *node = pop()) give(node);
+      });
+   }
+
+   //! Effects: deallocate_many for the nodes walk hands over (walk(give) calls give(node) for
+   //!   each): the pool asks once, after the last, whether to start over or to order.
+   //! Complexity: linear in the nodes.
+   template <class Walk>
+   void deallocate_walked(Walk walk) noexcept
+   {
       bool any = false;
-      while (void *node = pop()) {
+      walk([&](void *node) {
          put_freed(node);
          any = true;
-      }
+      });
       if (any) finish_freeing();
    }
 
@@ -213,11 +224,7 @@ public:
             whole = false;
          }
       }
-      if (!whole) {
-         walk([this](void *node) { put_freed(node); });
-         finish_freeing();
-         return;
-      }
+      if (!whole) return deallocate_walked(walk);
       walk([&](void *node) {
          check_freed(node);
          set_mark(node);   // (given twice: reported at the second)
@@ -227,7 +234,8 @@ public:
       take_all_free(nodes);
       // (in_use_ may be 0 here only after a node of one word given twice, which the ordering
       // reports.)
-      free_count_ = nodes.empty() ? 0 : put_in_address_order(nodes);
+      free_count_ = nodes.size();
+      if (!nodes.empty()) put_in_address_order(nodes);
    }
 
    //! Returns: the free nodes on the pool's lists (not those of blocks not carved yet).
@@ -437,7 +445,7 @@ private:
    // for each scattered free.
    BOOST_NOINLINE void consider_setting_aside() noexcept
    {
-      if (set_aside_ || !free_head_ || !mostly_free(free_count_, in_use_) || 16 * far_frees_ < free_count_) return;
+      if (set_aside_ || !mostly_free(free_count_, in_use_) || 16 * far_frees_ < free_count_) return;
       set_aside_ = free_head_;
       set_aside_count_ = free_count_;
       reading_blocks_failed_ = false;
@@ -589,8 +597,8 @@ private:
    // the free list, lowest address first out. Linear when they lie close together: a bit per
    // node place from the lowest to the highest marks them, and the bits are read back in
    // address order. Otherwise (or with no memory for the bits) a sort. A node found twice was
-   // freed twice (reported). Returns: how many.
-   std::size_t put_in_address_order(std::vector<char *> &nodes) noexcept
+   // freed twice (reported).
+   void put_in_address_order(std::vector<char *> &nodes) noexcept
    {
       const auto range = std::minmax_element(nodes.begin(), nodes.end(), std::less<char *>());
       const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(*range.first);
@@ -606,7 +614,8 @@ private:
          std::sort(nodes.begin(), nodes.end(), std::less<char *>());
          const auto twice = std::adjacent_find(nodes.begin(), nodes.end());
          if (BOOST_UNLIKELY(twice != nodes.end())) report_double_free(*twice);
-         return put_back_in_order(nodes);
+         put_back_in_order(nodes);
+         return;
       }
       for (char *n : nodes) {
          const std::size_t place = (reinterpret_cast<std::uintptr_t>(n) - low) / align_;
@@ -621,7 +630,6 @@ private:
             push_free(reinterpret_cast<char *>(low + (w * 64 + top) * align_));
          }
       }
-      return nodes.size();
    }
 
    // Moves every node of the free list and of the list set aside into nodes (unmarked), and

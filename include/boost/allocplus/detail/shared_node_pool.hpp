@@ -470,20 +470,15 @@ private:
       return m;
    }
 
-   // Gives the depot's magazines back to the pool, in one burst (the last parked first): the pool
-   // then orders them, or starts over, as it would any list given back at once.
-   // Precondition: the lock is held.
+   // Gives the depot's magazines back to the pool, in one burst: the pool then orders them, or
+   // starts over, as it would any list given back at once. Precondition: the lock is held.
    void empty_depot_locked() noexcept
    {
-      parked_walk walk{nullptr, 0};
-      pool_.deallocate_many([&]() -> void * {
-         for (;;) {
-            if (void *node = take_parked(walk)) return node;
-            if (depot_count_ == 0) return nullptr;
-            const magazine m = pop_magazine_locked();
-            walk = parked_walk{m.first, m.length};
-         }
-      });
+      if constexpr (keeps_depot) {
+         pool_.deallocate_walked([&](auto give) {
+            while (depot_count_ != 0) walk_magazines_locked(give);
+         });
+      }
    }
 
    // The depot's nodes are most of the free nodes of a pool that is mostly free, and more than a
