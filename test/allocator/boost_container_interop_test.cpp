@@ -13,8 +13,10 @@
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/heap.hpp>
+#include <boost/allocplus/list.hpp>
 #include <boost/container/allocator.hpp>
 #include <boost/container/deque.hpp>
+#include <boost/container/detail/dlmalloc.hpp>
 #include <boost/container/list.hpp>
 #include <boost/container/slist.hpp>
 #include <boost/container/stable_vector.hpp>
@@ -22,6 +24,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>
+#include <iterator>
 #include <numeric>
 #include <vector>
 
@@ -322,6 +325,29 @@ BOOST_AUTO_TEST_CASE(list_takes_its_nodes_in_bursts)
       BOOST_TEST(c.allocations == 1u);
    }
    BOOST_TEST(c.live_blocks() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ba_list_runs_on_boost_containers_version_2_allocator)
+{
+   // The other way round: Boost.Container's allocator, whose chain is its own type (not ours:
+   // ba::list links the nodes it frees with that chain's push_back), under ba::list.
+   const std::size_t before = bc::dlmalloc_in_use_memory();
+   {
+      ba::list<int, bc::allocator<int, 2>> l(100, 7);
+      std::iota(l.begin(), l.end(), 0);
+      l.erase(std::next(l.begin(), 10), std::next(l.begin(), 90));
+      BOOST_TEST(l.size() == 20u);
+      BOOST_TEST(l.front() == 0);
+      BOOST_TEST(*std::next(l.begin(), 10) == 90);
+      l.insert(l.end(), 50, 5);
+      l.resize(30);
+      BOOST_TEST(l.size() == 30u);
+      BOOST_TEST(l.back() == 5);
+      l.clear();
+      BOOST_TEST(l.empty());
+      l.push_back(1);
+   }
+   BOOST_TEST(bc::dlmalloc_in_use_memory() == before);   // every node went back
 }
 
 BOOST_AUTO_TEST_CASE(slist_takes_its_nodes_in_bursts)

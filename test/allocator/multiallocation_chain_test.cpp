@@ -197,6 +197,43 @@ BOOST_AUTO_TEST_CASE(extract_data_hands_the_linked_nodes_out_and_empties)
    BOOST_TEST(c.size() == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(blocks_linked_one_by_one_go_in_whole_after_the_last)
+{
+   blocks b(5);
+   ba::multiallocation_chain<node> c;
+   c.push_back(b[0]);
+   ba::multiallocation_chain<node>::link_blocks(b[1], b[2]);
+   ba::multiallocation_chain<node>::link_blocks(b[2], b[3]);
+   b[3]->link = reinterpret_cast<void *>(std::uintptr_t(0xBAD));   // overwritten by incorporate_after
+   c.incorporate_after(c.last(), b[1], b[3], 3);
+   BOOST_TEST((nodes_of(c) == std::vector<node *>{b[0], b[1], b[2], b[3]}));
+   BOOST_TEST(c.size() == 4u);
+   c.push_back(b[4]);   // the last block was found: push_back goes after it
+   BOOST_TEST((nodes_of(c) == std::vector<node *>{b[0], b[1], b[2], b[3], b[4]}));
+}
+
+BOOST_AUTO_TEST_CASE(a_walk_hands_each_extracted_block_out_in_order)
+{
+   // (detail::chain_walk: how the pools take a chain given back.)
+   blocks b(4);
+   ba::multiallocation_chain<node> c;
+   for (std::size_t i = 0; i != 4; ++i) c.push_back(b[i]);
+   ba::detail::chain_walk walk(c.extract_data().first);
+   BOOST_TEST(c.empty());
+   for (std::size_t i = 0; i != 4; ++i) {
+      BOOST_TEST(walk.peek() == static_cast<void *>(b[i]));
+      void *block = walk();
+      BOOST_TEST(block == static_cast<void *>(b[i]));
+      static_cast<node *>(block)->link = nullptr;   // the caller may overwrite the link it was handed
+   }
+   BOOST_TEST(walk.peek() == nullptr);
+   BOOST_TEST(walk() == nullptr);
+   BOOST_TEST(walk() == nullptr);   // and stays at the end
+   ba::multiallocation_chain<node> none;
+   ba::detail::chain_walk empty_walk(none.extract_data().first);
+   BOOST_TEST(empty_walk() == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(swap_and_move)
 {
    blocks b(3);

@@ -680,13 +680,22 @@ private:
    size_type destroy_into(chain_type &chain, links *first, links *stop) noexcept
    {
       size_type n = 0;
+      node_type *run = nullptr, *last = nullptr;   // (ours: linked here, put in the chain whole)
       while (first != stop) {
          links *const next = first->next;
          destroy_value(first);
-         chain.push_back(node_type::from(first));
+         node_type *const node = node_type::from(first);
+         if constexpr (detail::chain_links_blocks<chain_type>::value) {
+            if (last) chain_type::link_blocks(last, node);
+            else run = node;
+            last = node;
+         } else {
+            chain.push_back(node);   // (another library's chain, e.g. Boost.Container's)
+         }
          first = next;
          ++n;
       }
+      if constexpr (detail::chain_links_blocks<chain_type>::value) chain.incorporate_after(chain.last(), run, last, n);
       return n;
    }
 

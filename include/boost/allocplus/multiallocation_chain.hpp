@@ -51,6 +51,40 @@ struct pointer_twin {
    pointer_twin(const pointer_twin<P> &other) noexcept : first(other.first), second(other.second) {}
 };
 
+//! The blocks of a chain taken out of it (extract_data().first), handed out first to last:
+//! walk() returns the next one, then null. A one-pointer value, which the pools' bursts take by
+//! value: the compiler keeps the pointer in a register. A chain's own members, read through a
+//! reference, are read again after every store into a block (a pool's free link or mark), and
+//! each step of a range erase waited on the stores of the step before.
+class chain_walk {
+public:
+   //! Requires: first is null or the first block of blocks linked as a chain's (the last link null).
+   explicit chain_walk(void *first) noexcept
+      : next_(first ? chain_list::value_traits::to_node_ptr(*static_cast<chain_node *>(first)) : chain_list::node_ptr())
+   {
+   }
+
+   //! Returns: the next block (its link is read first: the caller may overwrite it), or null.
+   void *operator()() noexcept
+   {
+      const chain_list::node_ptr node = next_;
+      if (!node) return nullptr;
+      next_ = chain_list::node_traits::get_next(node);
+      return chain_list::value_traits::to_value_ptr(node);
+   }
+   //! Returns: the block operator() returns next, or null.
+   void *peek() const noexcept { return next_ ? chain_list::value_traits::to_value_ptr(next_) : nullptr; }
+
+private:
+   chain_list::node_ptr next_;
+};
+
+//! Whether Chain links blocks as ours do (link_blocks; another library's chain does not).
+template <class Chain, class = void>
+struct chain_links_blocks : std::false_type {};
+template <class Chain>
+struct chain_links_blocks<Chain, std::void_t<decltype(Chain::link_blocks(nullptr, nullptr))>> : std::true_type {};
+
 //! The iterator of a typed chain: a chain iterator that dereferences to the block as a T.
 template <class T>
 class chain_iterator {
@@ -177,6 +211,16 @@ public:
    void incorporate_after(iterator after_this, void *b, void *before_e, size_type n) noexcept
    {
       if (n) list_.incorporate_after(after_this, to_node_ptr(b), to_node_ptr(before_e), n);
+   }
+
+   //! Requires: block and next are blocks in no chain.
+   //! Effects: links next after block through block's first word, as incorporate_after(it, b,
+   //!   before_e, n) takes blocks. Complexity: constant.
+   //! Note: blocks linked so, then put in whole, cost less than a push_back each: push_back
+   //!   reads the last block's link again from memory for every block.
+   static void link_blocks(void *block, void *next) noexcept
+   {
+      list_type::node_traits::set_next(to_node_ptr(block), to_node_ptr(next));
    }
 
    void swap(basic_multiallocation_chain &x) noexcept { list_.swap(x.list_); }

@@ -241,7 +241,7 @@ public:
       void *head = b->free_head;
       std::uint32_t in_order = b->in_address_order;
       note_freed(in_use_of(b), b, node);
-      link_freed(node, head, in_order, mark());
+      link_freed(node, head, in_order, marking_now());
       b->free_head = head;
       b->free_count = static_cast<std::uint32_t>(was + 1);
       b->in_address_order = in_order;
@@ -252,55 +252,13 @@ public:
    //! Effects: gives back every node pop() returns until it returns null, as deallocate does
    //!   one by one; the nodes of a run that share a sub-block (a container's range, freed in
    //!   order) find their header once and move their block between the lists once.
-   //! Complexity: linear in the nodes.
+   //! Returns: the nodes given back. Complexity: linear in the nodes.
    template <class Pop>
-   void deallocate_many(Pop pop) noexcept
+   std::size_t deallocate_many(Pop pop) noexcept
    {
-      const std::uintptr_t subblock_mask = ~(geometry_.alignment - 1);
-      const std::uintptr_t pool_mark = mark();   // (read once: the secret is an atomic's)
-      const std::uintptr_t misaligned = align_ - 1;   // (held: the stores through nodes alias align_)
-      // The run of nodes being freed into one sub-block's block: its list and count are kept
-      // here and written back when the run ends.
-      block_header *run = nullptr;
-      std::uintptr_t run_subblock = 0;
-      void *head = nullptr;
-      std::size_t was = 0, count = 0;
-      std::uint32_t in_order = 0;
-      in_use_map run_in_use{};   // (checked builds)
-      auto end_run = [&] {
-         in_use_ -= count - was;
-         run->free_head = head;
-         run->free_count = static_cast<std::uint32_t>(count);
-         run->in_address_order = in_order;
-         moved_up(run, was);
-         run = nullptr;
-      };
-      while (void *node = pop()) {
-         const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
-         if (run == nullptr || subblock != run_subblock || BOOST_ALLOCPLUS_CHECKED_EXPENSIVE) {
-            prepare_free(node);
-            if (run) end_run();
-            run = block_of(node);
-            run_in_use = in_use_of(run);
-            run_subblock = subblock;
-            head = run->free_head;
-            was = count = run->free_count;
-            in_order = run->in_address_order;
-         } else {
-            // In the sub-block of a node checked whole (inside the span, its header the pool's):
-            // what is left to check is its alignment here, and its place among the nodes (the
-            // checked builds' in-use flag, cleared next).
-            note_given_back(node);
-            if (BOOST_ALLOCPLUS_CHECKED && BOOST_UNLIKELY((reinterpret_cast<std::uintptr_t>(node) & misaligned) != 0))
-               report("a pointer that did not come from this pool is freed", node);
-         }
-         note_freed(run_in_use, run, node);
-         link_freed(node, head, in_order, pool_mark);
-         ++count;
-         // A block whose nodes are now all free may go back to the core: the run ends with it.
-         if (count == geometry_.nodes_per_block) end_run();
-      }
-      if (run) end_run();
+      const marking marks = marking_now();
+      if (marks.carried) return free_in_runs(pop, known_marking<true>{marks.mark});
+      return free_in_runs(pop, known_marking<false>{marks.mark});
    }
 
    //! Effects: gives back to the core every block whose nodes are all free.
@@ -418,16 +376,71 @@ private:
          report("a pointer that did not come from this pool is freed", node);
    }
 
+   // deallocate_many's loop, with whether nodes carry the mark known at compile time.
+   template <class Pop, class Marking>
+   std::size_t free_in_runs(Pop &pop, const Marking marks) noexcept
+   {
+      const std::uintptr_t subblock_mask = ~(geometry_.alignment - 1);
+      const std::size_t nodes_per_block = geometry_.nodes_per_block;   // (held, as marks are)
+      const std::uintptr_t misaligned = align_ - 1;   // (held: the stores through nodes alias align_)
+      std::size_t freed = 0;
+      void *node = pop();
+      while (node) {
+         // A run: node and the nodes after it in its sub-block, freed into its block, whose
+         // list, count and order flag are held here and written back when the run ends.
+         prepare_free(node);
+         block_header *const b = block_of(node);
+         const in_use_map in_use = in_use_of(b);
+         const std::uintptr_t subblock = reinterpret_cast<std::uintptr_t>(node) & subblock_mask;
+         void *head = b->free_head;
+         const std::size_t was = b->free_count;
+         std::size_t count = was + 1;
+         std::uint32_t in_order = b->in_address_order;
+         note_freed(in_use, b, node);
+         link_freed(node, head, in_order, marks);
+         // The later nodes: in the sub-block of a node checked whole (inside the span, its header
+         // the pool's), what is left to check is their alignment, and their place among the
+         // nodes (the checked builds' in-use flag). A block whose nodes are now all free may go
+         // back to the core: the run ends with it.
+         while ((node = pop()) != nullptr && !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+                && (reinterpret_cast<std::uintptr_t>(node) & subblock_mask) == subblock && count != nodes_per_block) {
+            note_given_back(node);
+            if (BOOST_ALLOCPLUS_CHECKED && BOOST_UNLIKELY((reinterpret_cast<std::uintptr_t>(node) & misaligned) != 0))
+               report("a pointer that did not come from this pool is freed", node);
+            note_freed(in_use, b, node);
+            link_freed<head_freed_before>(node, head, in_order, marks);
+            ++count;
+         }
+         b->free_head = head;
+         b->free_count = static_cast<std::uint32_t>(count);
+         b->in_address_order = in_order;
+         in_use_ -= count - was;
+         freed += count - was;
+         moved_up(b, was);
+      }
+      return freed;
+   }
+
    // The step of every free: node (checked, and in checked builds its in-use flag cleared) pushed
    // on the free list whose head and address-order flag the caller holds (its block's, or a
    // run's copy written back later); a node freed twice is reported. The block's count and place
    // in the lists are left to the caller.
-   void link_freed(void *node, void *&head, std::uint32_t &in_order, std::uintptr_t pool_mark) noexcept
+   // (head_freed_before: head is a run's node freed just before this one, not null and marked
+   // when nodes carry marks: the order flag needs no test of it, and the mark alone finds a node
+   // freed twice.)
+   static constexpr bool head_freed_before = true;
+   template <bool HeadFreedBefore = false, class Marking>
+   BOOST_FORCEINLINE void link_freed(void *node, void *&head, std::uint32_t &in_order, const Marking &marks) noexcept
    {
-      if (freed_twice(node, head, pool_mark)) report_double_free(node);
-      in_order = still_in_address_order(in_order, node, head);
+      if constexpr (HeadFreedBefore) {
+         if (freed_twice_after_marked(node, head, marks)) report_double_free(node);
+         in_order &= std::less<const void *>()(node, head) ? 1u : 0u;
+      } else {
+         if (freed_twice(node, head, marks)) report_double_free(node);
+         in_order = still_in_address_order(in_order, node, head);
+      }
       ba_detail_link_store(node, head);
-      set_mark(node, pool_mark);
+      set_mark(node, marks);
       head = node;
       poison(node);
    }

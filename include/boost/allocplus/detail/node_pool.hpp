@@ -53,6 +53,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <utility>
 #include <vector>
 
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN)
@@ -81,6 +82,28 @@ struct node_pool_statistics {
 };
 
 namespace detail {
+
+//! The sum and the XOR of the addresses of a set of nodes, kept as nodes come and go: a pool's
+//! free lists' (a read of the blocks for the marked nodes must find the same).
+struct address_digest {
+   std::uintptr_t sum = 0;
+   std::uintptr_t x = 0;
+
+   void add(const void *node) noexcept
+   {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
+      sum += a;
+      x ^= a;
+   }
+   void remove(const void *node) noexcept
+   {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
+      sum -= a;
+      x ^= a;
+   }
+   friend bool operator==(const address_digest &a, const address_digest &b) noexcept { return a.sum == b.sum && a.x == b.x; }
+   friend bool operator!=(const address_digest &a, const address_digest &b) noexcept { return !(a == b); }
+};
 
 class BOOST_SYMBOL_VISIBLE node_pool : public pool_node_checks {
 public:
@@ -171,7 +194,9 @@ public:
    //! Complexity: constant (logarithmic in the blocks at checking level 2).
    void deallocate(void *node) noexcept
    {
-      put_freed(node);
+      freeing f = begin_freeing();
+      put_freed(f, node);
+      end_freeing(f);
       if (BOOST_UNLIKELY(in_use_ == 0))
          start_over();
       else if (BOOST_UNLIKELY(free_count_ % order_check_period == 0))
@@ -181,27 +206,28 @@ public:
    //! Effects: deallocate(node) for every node pop() returns until it returns null; the pool
    //!   asks once, after the last, whether to start over or to order its free list (so that a
    //!   list given back whole is ordered whole, not from where a periodic check fell in it).
-   //! Complexity: linear in the nodes.
+   //! Returns: the nodes given back. Complexity: linear in the nodes.
    template <class Pop>
-   void deallocate_many(Pop pop) noexcept
+   std::size_t deallocate_many(Pop pop) noexcept
    {
-      deallocate_walked([&](auto give) {
+      return deallocate_walked([pop = std::move(pop)](auto give) mutable {   // (held by value: in registers)
          while (void *node = pop()) give(node);
       });
    }
 
    //! Effects: deallocate_many for the nodes walk hands over (walk(give) calls give(node) for
    //!   each): the pool asks once, after the last, whether to start over or to order.
-   //! Complexity: linear in the nodes.
+   //! Returns: the nodes given back. Complexity: linear in the nodes.
    template <class Walk>
-   void deallocate_walked(Walk walk) noexcept
+   std::size_t deallocate_walked(Walk walk) noexcept
    {
-      bool any = false;
-      walk([&](void *node) {
-         put_freed(node);
-         any = true;
-      });
-      if (any) finish_freeing();
+      freeing f = begin_freeing();
+      const std::size_t before = f.free_count;
+      walk([&f, this](void *node) { put_freed(f, node); });
+      end_freeing(f);
+      const std::size_t freed = f.free_count - before;
+      if (freed != 0) finish_freeing();
+      return freed;
    }
 
    //! Effects: gives back, as deallocate would, every node walk hands over (walk(give) calls
@@ -224,13 +250,18 @@ public:
             whole = false;
          }
       }
-      if (!whole) return deallocate_walked(walk);
+      if (!whole) {
+         deallocate_walked(walk);
+         return;
+      }
+      freeing f = begin_freeing();
       walk([&](void *node) {
-         check_freed(node);
-         set_mark(node);   // (given twice: reported at the second)
-         --in_use_;
+         check_freed(f, node);
+         set_mark(node, f.marks);   // (given twice: reported at the second)
+         --f.in_use;
          nodes.push_back(static_cast<char *>(node));
       });
+      end_freeing(f);
       take_all_free(nodes);
       // (in_use_ may be 0 here only after a node of one word given twice, which the ordering
       // reports.)
@@ -280,8 +311,33 @@ public:
    void check_given_back(const void *node) const noexcept { check_could_be_node(node); }
 
 private:
+   // The free list and the counts a free changes, copied out of the pool for the frees of a
+   // burst (or one free) and written back once at its end: a burst's copies stay in registers,
+   // where the members, read through `this`, are read again after every store into a node (a
+   // word of the same type), and each free waited on the stores of the one before.
+   struct freeing {
+      void *head;
+      std::size_t free_count;
+      std::size_t in_use;
+      std::size_t far_frees;
+      address_digest listed;
+      marking marks;
+   };
+   freeing begin_freeing() const noexcept
+   {
+      return {free_head_, free_count_, in_use_, far_frees_, listed_, marking_now()};
+   }
+   void end_freeing(const freeing &f) noexcept
+   {
+      free_head_ = f.head;
+      free_count_ = f.free_count;
+      in_use_ = f.in_use;
+      far_frees_ = f.far_frees;
+      listed_ = f.listed;
+   }
+
    // What deallocate checks of a node given back (the node is then unpoisoned).
-   BOOST_FORCEINLINE void check_freed(void *node) noexcept
+   BOOST_FORCEINLINE void check_freed(const freeing &f, void *node) noexcept
    {
       note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
       if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
@@ -289,22 +345,22 @@ private:
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list. With
       // nothing in use, any free is one too many.
-      if (freed_twice(node, free_head_) || BOOST_UNLIKELY(in_use_ == 0)) report_double_free(node);
+      if (freed_twice(node, f.head, f.marks) || BOOST_UNLIKELY(f.in_use == 0)) report_double_free(node);
    }
 
    // deallocate without its last step (finish_freeing): the node checked, put on the free list
-   // and counted.
-   BOOST_FORCEINLINE void put_freed(void *node) noexcept
+   // and counted, in f.
+   BOOST_FORCEINLINE void put_freed(freeing &f, void *node) noexcept
    {
-      check_freed(node);
-      far_frees_ += far_apart(node, free_head_);
-      ba_detail_link_store(node, free_head_);
-      set_mark(node);
-      free_head_ = node;
-      ++free_count_;
-      listed(node);
+      check_freed(f, node);
+      f.far_frees += far_apart(node, f.head);
+      ba_detail_link_store(node, f.head);
+      set_mark(node, f.marks);
+      f.head = node;
+      ++f.free_count;
+      f.listed.add(node);
       poison(node);
-      --in_use_;
+      --f.in_use;
    }
 
    // After nodes are freed in a burst: the pool starts over when none is in use, else asks once
@@ -505,14 +561,13 @@ private:
       // The marked nodes must be the listed ones: as many, the same sum and XOR of addresses (a
       // mark copied into a node in use and one cleared in a free node do not balance them).
       std::size_t marked_nodes = 0;
-      std::uintptr_t sum = 0, x = 0;
+      address_digest marked;
       for_each_carved_node_downwards([&](char *node) {
          if (!is_marked(node)) return;
          ++marked_nodes;
-         sum += reinterpret_cast<std::uintptr_t>(node);
-         x ^= reinterpret_cast<std::uintptr_t>(node);
+         marked.add(node);
       });
-      if (marked_nodes != free_count_ || sum != listed_sum_ || x != listed_xor_) {
+      if (marked_nodes != free_count_ || marked != listed_) {
          reading_blocks_failed_ = true;   // (not again for this list: it is walked)
          return false;
       }
@@ -574,23 +629,8 @@ private:
       unpoison(node);
       free_head_ = next_free(node);
       --free_count_;
-      unlisted(node);
+      listed_.remove(node);
       return node;
-   }
-
-   // The sum and the XOR of the addresses of the nodes on the free lists follow each node in
-   // and out (order_by_reading_blocks checks what it reads against them).
-   void listed(const void *node) noexcept
-   {
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
-      listed_sum_ += a;
-      listed_xor_ ^= a;
-   }
-   void unlisted(const void *node) noexcept
-   {
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(node);
-      listed_sum_ -= a;
-      listed_xor_ ^= a;
    }
 
    // Puts nodes (taken from a free list or given back, not poisoned; at least one) on
@@ -651,7 +691,7 @@ private:
          unpoison(head);
          void *next = next_free(head);
          clear_mark(head);
-         unlisted(head);
+         listed_.remove(head);
          nodes.push_back(static_cast<char *>(head));
          head = next;
       }
@@ -664,7 +704,7 @@ private:
       ba_detail_link_store(node, free_head_);
       set_mark(node);
       free_head_ = node;
-      listed(node);
+      listed_.add(node);
       poison(node);
    }
 
@@ -693,7 +733,7 @@ private:
       free_head_ = set_aside_ = nullptr;
       set_aside_count_ = 0;
       free_count_ = 0;
-      listed_sum_ = listed_xor_ = 0;
+      listed_ = address_digest{};
       reading_blocks_failed_ = false;
       set_carving(&*blocks_.begin());
       uncarved_blocks_ = blocks_.size() - 1;
@@ -758,8 +798,7 @@ private:
    bool order_in_slices_ = false;      // its ordering: whole, or a slice at a time
    bool free_nodes_wait_elsewhere_ = false;   // marked nodes outside its lists (a shared pool's bins)
    bool reading_blocks_failed_ = false;   // the list set aside did not match the marks read: walked
-   std::uintptr_t listed_sum_ = 0;        // the sum and the XOR of the free lists' nodes' addresses
-   std::uintptr_t listed_xor_ = 0;
+   address_digest listed_;             // of the nodes on the free lists
    std::size_t far_frees_ = 0;         // frees far from the node freed before, since the list was in order
    block_tree blocks_;
 };

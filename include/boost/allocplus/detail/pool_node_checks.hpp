@@ -152,11 +152,28 @@ protected:
    std::uintptr_t mark() const noexcept { return ~reinterpret_cast<std::uintptr_t>(this) ^ pool_secret(); }
    bool marked(const void *node) const noexcept { return static_cast<const std::uintptr_t *>(node)[1] == mark(); }
    bool carries_marks() const noexcept { return node_size_ >= 2 * sizeof(void *); }
-   void set_mark(void *node) const noexcept { set_mark(node, mark()); }
-   //! (pool_mark: mark(), read once for many nodes.)
-   void set_mark(void *node, std::uintptr_t pool_mark) const noexcept
+
+   // The mark and whether nodes carry it, read once for a burst of frees: the secret is an
+   // atomic's, and the pool's fields, read through `this`, are read again after every store
+   // into a node (a word of the same type).
+   struct marking {
+      std::uintptr_t mark;
+      bool carried;
+   };
+   marking marking_now() const noexcept { return {mark(), carries_marks()}; }
+   // The same with whether nodes carry it known at compile time: a burst's loop is compiled
+   // once for each, without the test in it.
+   template <bool Carried>
+   struct known_marking {
+      std::uintptr_t mark;
+      static constexpr bool carried = Carried;
+   };
+
+   void set_mark(void *node) const noexcept { set_mark(node, marking_now()); }
+   template <class Marking>
+   void set_mark(void *node, const Marking &m) const noexcept
    {
-      if (carries_marks()) static_cast<std::uintptr_t *>(node)[1] = pool_mark;
+      if (m.carried) static_cast<std::uintptr_t *>(node)[1] = m.mark;
    }
    void clear_mark(void *node) const noexcept
    {
@@ -164,11 +181,19 @@ protected:
    }
    //! Returns: whether node, given back, is known to be free already: it is `head` (the node freed
    //!   last), or it carries the mark. Constant time, every build.
-   bool freed_twice(const void *node, const void *head) const noexcept { return freed_twice(node, head, mark()); }
-   bool freed_twice(const void *node, const void *head, std::uintptr_t pool_mark) const noexcept
+   template <class Marking>
+   bool freed_twice(const void *node, const void *head, const Marking &m) const noexcept
    {
       return BOOST_UNLIKELY(node == head)
-          || (carries_marks() && BOOST_UNLIKELY(static_cast<const std::uintptr_t *>(node)[1] == pool_mark));
+          || (m.carried && BOOST_UNLIKELY(static_cast<const std::uintptr_t *>(node)[1] == m.mark));
+   }
+   //! The same where head is known to carry the mark when nodes do (a burst's node freed just
+   //! before): the mark alone then finds a node freed twice.
+   template <class Marking>
+   bool freed_twice_after_marked(const void *node, const void *head, const Marking &m) const noexcept
+   {
+      if (m.carried) return BOOST_UNLIKELY(static_cast<const std::uintptr_t *>(node)[1] == m.mark);
+      return BOOST_UNLIKELY(node == head);
    }
 
    // The span of the pool's blocks (check_could_be_node): widened when a block is made, set anew

@@ -97,7 +97,7 @@ public:
    template <unsigned V = Version, std::enable_if_t<V == 2, int> = 0>
    void deallocate_individual(allocplus::multiallocation_chain<T> &chain) noexcept
    {
-      auto pop = [&]() -> void * { return chain.empty() ? nullptr : chain.pop_front(); };
+      detail::chain_walk pop(chain.extract_data().first);
       if constexpr (Derived::shared_bursts)
          derived().burst_pool().deallocate_burst(pop);
       else

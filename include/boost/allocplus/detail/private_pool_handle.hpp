@@ -9,6 +9,7 @@
 // parameters (Derived::pool_parameters()); the rest is here.
 
 #include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/multiallocation_chain.hpp>
 #include <boost/allocplus/detail/node_burst.hpp>
 #include <boost/allocplus/detail/pooled_allocator_base.hpp>
 #include <boost/allocplus/detail/private_pool_set.hpp>
@@ -105,21 +106,17 @@ private:
       }
       push_taken(taken, push);
    }
-   // A burst freed (pooled_allocator_base::deallocate_individual): every node pop() returns until
-   // it returns null, under one guard, into the one pool of T's nodes, found once; the engine's
-   // deallocate_many finds the block of each run of nodes once.
-   template <class Pop>
-   void deallocate_nodes(Pop pop) noexcept
+   // A burst freed (pooled_allocator_base::deallocate_individual): every node of the walk
+   // (pop() returns each, then null), under one guard, into the one pool of T's
+   // nodes, found once from the first; the engine's deallocate_many finds the block of each run
+   // of nodes once.
+   void deallocate_nodes(chain_walk pop) noexcept
    {
-      void *next = pop();
-      if (next == nullptr) return;
-      if (BOOST_UNLIKELY(!pools_)) report_no_pool(next);
+      void *const first = pop.peek();
+      if (first == nullptr) return;
+      if (BOOST_UNLIKELY(!pools_)) report_no_pool(first);
       typename set::usage_guard guard(*pools_);
-      existing_pool(next).deallocate_many([&]() -> void * {
-         void *node = next;
-         if (node != nullptr) next = pop();
-         return node;
-      });
+      existing_pool(first).deallocate_many(pop);
    }
    static constexpr bool shared_bursts = false;   // (bursts: allocate_nodes, deallocate_nodes)
    bool owns_node(const void *p) const noexcept

@@ -415,14 +415,8 @@ private:
    // freed. Precondition: the lock is held.
    std::size_t return_nodes_locked(void *first, std::size_t count) noexcept
    {
-      parked_walk walk{first, count};
-      std::size_t freed = 0;
-      pool_.deallocate_many([&]() -> void * {
-         void *node = take_parked(walk);
-         freed += node != nullptr;
-         return node;
-      });
-      return freed;
+      // (The walk held by value: the engine keeps it in registers.)
+      return pool_.deallocate_many([this, walk = parked_walk{first, count}]() mutable { return take_parked(walk); });
    }
 
    // Gives the depot's magazines back to the pool, which hands all its free nodes out in address
