@@ -14,6 +14,7 @@
 #include <boost/allocplus/list.hpp>
 #include <boost/allocplus/private_adaptive_pool.hpp>
 
+#include "support/burst_routes.hpp"
 #include "support/tracked.hpp"
 #include "support/usage_reports.hpp"
 
@@ -414,19 +415,24 @@ BOOST_AUTO_TEST_CASE(exhaustion_throws_and_leaves_the_container_as_it_was)
    BOOST_TEST(l.get_allocator().check() == nullptr);
 }
 
-BOOST_AUTO_TEST_CASE(a_shared_pools_burst_is_all_or_nothing_under_one_lock)
+namespace {
+
+// Bursts of Node's shared pool until memory runs out, through the threads' bins or under the lock:
+// each is whole or not there, the nodes taken and given back are counted, and the pool's blocks
+// hold every invariant.
+template <class Node>
+void bursts_are_all_or_nothing(bool through_bins)
 {
-   struct node48 {
-      char bytes[48];
-   };
-   using shared = ba::adaptive_pool<node48>;
+   using shared = ba::adaptive_pool<Node>;
+   std::unique_ptr<allocplus_test::bursts_through_bins<ba::detail::shared_pool<adaptive_node_pool>>> steer;
+   if (through_bins) steer.reset(new allocplus_test::bursts_through_bins<ba::detail::shared_pool<adaptive_node_pool>>(allocplus_test::adaptive_pool_pool_of<Node>()));
    ba_thread_cache_flush();
    ba_heap *h = ba_default_heap();
    ba_heap_stats s;
    ba_stats(&s);
    const std::size_t previous = ba_heap_set_footprint_limit(h, s.system_bytes);
    const std::size_t in_use_before = shared::statistics().nodes_in_use;
-   ba::multiallocation_chain<node48> chain;
+   ba::multiallocation_chain<Node> chain;
    shared a;
    bool threw = false;
    try {
@@ -437,10 +443,59 @@ BOOST_AUTO_TEST_CASE(a_shared_pools_burst_is_all_or_nothing_under_one_lock)
    ba_heap_set_footprint_limit(h, previous);
    BOOST_TEST(threw);
    BOOST_TEST(chain.size() % 1000 == 0u);   // every burst whole, or not at all
+   ba_thread_cache_flush();   // (nodes in the thread's bin count as in use)
    BOOST_TEST(shared::statistics().nodes_in_use == in_use_before + chain.size());
    a.deallocate_individual(chain);
    BOOST_TEST(chain.empty());
+   ba_thread_cache_flush();
    BOOST_TEST(shared::statistics().nodes_in_use == in_use_before);
+   BOOST_TEST(shared::statistics().free_blocks <= 2u);
+   BOOST_TEST(shared::check() == nullptr);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_shared_pools_burst_is_all_or_nothing_under_one_lock)
+{
+   struct node48 {
+      char bytes[48];
+   };
+   bursts_are_all_or_nothing<node48>(false);
+}
+
+BOOST_AUTO_TEST_CASE(a_shared_pools_burst_through_a_threads_bin_is_all_or_nothing)
+{
+   struct node80 {
+      char bytes[80];   // a pool no other test uses
+   };
+   bursts_are_all_or_nothing<node80>(true);
+}
+
+BOOST_AUTO_TEST_CASE(bursts_through_a_threads_bin_keep_every_block_invariant)
+{
+   // Ranges of a ba::list through the thread's bin (a bin full goes back to the pool with the
+   // rest of its burst): the list's values intact, and once the list dies and the bin goes back,
+   // no node in use, at most MaxFreeBlocks free blocks, every invariant of the blocks held.
+   struct s104 {
+      std::uint64_t w[13];   // 104 bytes: a pool no other test uses
+   };
+   using shared = ba::adaptive_pool<s104>;
+   allocplus_test::bursts_through_bins<ba::detail::shared_pool<adaptive_node_pool>> steer(allocplus_test::adaptive_pool_pool_of<s104>());
+   std::mt19937 rng(104);
+   std::vector<ba::multiallocation_chain<s104>> bursts(40);
+   for (int round = 0; round < 20; ++round) {
+      for (std::size_t i = 0; i != bursts.size(); ++i) {
+         if (!bursts[i].empty()) shared().deallocate_individual(bursts[i]);
+         shared().allocate_individual(1 + rng() % 400, bursts[i]);
+         for (auto it = bursts[i].begin(); it != bursts[i].end(); ++it) it->w[1] = it->w[12] = i;   // (the first word links the chain)
+      }
+      for (std::size_t i = 0; i != bursts.size(); ++i)
+         for (auto it = bursts[i].begin(); it != bursts[i].end(); ++it) BOOST_TEST((it->w[1] == i && it->w[12] == i));
+      BOOST_TEST(shared::check() == nullptr);
+   }
+   for (auto &chain : bursts) shared().deallocate_individual(chain);
+   ba_thread_cache_flush();
+   BOOST_TEST(shared::statistics().nodes_in_use == 0u);
    BOOST_TEST(shared::statistics().free_blocks <= 2u);
    BOOST_TEST(shared::check() == nullptr);
 }

@@ -19,7 +19,8 @@
 // handed out reversed, a bin's worth at a time, they made a list churn over the shared pool 1.6x
 // slower to walk). A burst (version 2) is made under the lock
 // from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
-// and a bin that takes it is topped up from the next ones), then from the pool. The depot's nodes
+// and a bin that takes it is topped up from the next ones), then from the pool; while threads
+// contend for the lock, through the threads' bins (bursts_through_bins). The depot's nodes
 // are free nodes like the list's (it is an array of magazines from the core, grown as needed;
 // without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
@@ -111,33 +112,50 @@ public:
       deallocate_slow(node);
    }
 
-   //! Effects: calls push(node) for n nodes taken under one lock (a burst: the thread's bin is
-   //!   left as it is): first from the depot's magazines (nodes freed one by one and parked
-   //!   there), then from the pool. Throws: std::bad_alloc when memory is out, after giving back
-   //!   the nodes it took (push is then not called).
-   //! Complexity: linear in n, one lock.
+   //! Effects: calls push(node) for n nodes, taken under one lock (a burst): first from the
+   //!   depot's magazines (nodes freed one by one and parked there), then from the pool. While
+   //!   threads contend for the lock, first from the thread's bin, without the lock, and the bin
+   //!   is refilled when the lock is taken (bursts_through_bins). Throws: std::bad_alloc when
+   //!   memory is out, after giving back the nodes it took (push is then not called).
+   //! Complexity: linear in n; one lock at most.
    template <class Push>
-   void allocate_burst(std::size_t n, Push push)
+   BOOST_FORCEINLINE void allocate_burst(std::size_t n, Push push)
    {
-      const int locked = lock();
-      if (depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked()) give_depot_back_in_order_locked();
-      magazine from_depot{nullptr, 0};
-      if (depot_count_ != 0) from_depot = take_from_depot_locked(n);
-      void *taken = from_depot.first;
-      const bool whole = take_more_nodes(pool_, n - from_depot.length, taken);
-      unlock(locked);
-      if (BOOST_UNLIKELY(!whole)) throw_bad_alloc();
+      void *taken = nullptr;
+      thread_bin *bin = BOOST_UNLIKELY(bursts_through_bins()) ? burst_bin() : nullptr;
+      const std::size_t got = bin ? take_from_bin(bin, n, taken) : 0;
+      if (got != n && BOOST_UNLIKELY(!take_locked(n - got, taken, bin))) throw_bad_alloc();
       push_taken(taken, push);
    }
 
    //! Effects: gives back to the pool every node pop() returns until it returns null, under one
-   //!   lock (a burst: not through the thread's bin).
-   //! Complexity: linear in the nodes, one lock.
+   //!   lock (a burst). While threads contend for the lock, into the thread's bin, without the
+   //!   lock; when the bin is full, its nodes and the rest of the burst go to the pool under one
+   //!   lock (bursts_through_bins).
+   //! Complexity: linear in the nodes; one lock at most.
    template <class Pop>
    void deallocate_burst(Pop pop) noexcept
    {
+      if (BOOST_UNLIKELY(bursts_through_bins())) {
+         if (thread_bin *bin = burst_bin()) {
+            deallocate_burst_into_bin(*bin, pop);
+            return;
+         }
+      }
       const int locked = lock();
+      note_how_locked(locked, false);
       pool_.deallocate_many(pop);
+      unlock(locked);
+   }
+
+   //! Returns: whether bursts go through the threads' bins now (threads contended for the lock
+   //!   lately). Effects (route_bursts_through_bins, for tests): they do until the lock has been
+   //!   taken `steps` times by bursts without a wait.
+   bool bursts_through_bins() const noexcept { return __atomic_load_n(&bin_steps_left_, __ATOMIC_RELAXED) != 0; }
+   void route_bursts_through_bins(unsigned steps) noexcept
+   {
+      const int locked = lock();
+      __atomic_store_n(&bin_steps_left_, steps, __ATOMIC_RELAXED);
       unlock(locked);
    }
 
@@ -194,6 +212,127 @@ private:
       std::size_t length;
    };
 
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   using thread_bin = ba_detail_cache_bin;
+#else
+   struct thread_bin {};   // (no thread caches: a burst never has one)
+#endif
+
+   // Bursts through the threads' bins (bursts_through_bins). A burst made under the lock takes
+   // its nodes from the pool and gives them back there at once, one lock for the whole range: a
+   // thread's bin would hold them on the way (each node written and read once more), and the
+   // nodes it keeps would stop a pool whose nodes all came back from starting over (node_pool's
+   // start_over: the next nodes are carved, in address order, instead of taken off a list).
+   // Where two threads make bursts at once, they take turns at the lock for every range (a list
+   // of ranges of 10 erased over node_allocator while another thread did the same: 45 ns a node,
+   // against 13 for single frees, which go through the bins). So a burst that had to wait for
+   // the lock sends the bursts after it through the threads' bins, which take the lock once for
+   // every bin's worth of nodes, until `bin_steps_after_wait` takes of the lock by them found
+   // nobody holding it. Written under the lock, read without it (a hint: relaxed).
+   static constexpr unsigned bin_steps_after_wait = 256;
+   mutable unsigned bin_steps_left_ = 0;
+
+   // Precondition: the lock is held; `taken` is lock()'s result, and `through_bins` whether the
+   // burst that took it goes through a bin.
+   void note_how_locked(int taken, bool through_bins) const noexcept
+   {
+      if (BOOST_UNLIKELY(taken == 2)) {
+         __atomic_store_n(&bin_steps_left_, bin_steps_after_wait, __ATOMIC_RELAXED);
+      } else if (through_bins) {
+         const unsigned left = __atomic_load_n(&bin_steps_left_, __ATOMIC_RELAXED);
+         if (left != 0) __atomic_store_n(&bin_steps_left_, left - 1, __ATOMIC_RELAXED);
+      }
+   }
+
+   // Returns: the calling thread's bin of this pool, for a burst while threads contend for the
+   // lock; null where a burst goes to the pool under its lock (no contention, no thread caches,
+   // valgrind, checking level 2: the pool checks each node).
+   BOOST_NOINLINE thread_bin *burst_bin() const noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      if (!BOOST_ALLOCPLUS_CHECKED_EXPENSIVE && bins_usable() && bursts_through_bins())
+         return ba_detail_pool_cache_bin(cls_);
+#endif
+      return nullptr;
+   }
+
+   // Takes n more nodes onto the list `taken` (linked through first words) under the lock: from
+   // the depot's magazines first, then from the pool; then refills `bin` (the thread's, emptied by
+   // the burst; null: none). Returns: true; false when memory ran out, after giving back to the
+   // pool every node of the list (`taken` null).
+   BOOST_FORCEINLINE bool take_locked(std::size_t n, void *&taken, thread_bin *bin)
+   {
+      const int locked = lock();
+      note_how_locked(locked, bin != nullptr);
+      if (depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked()) give_depot_back_in_order_locked();
+      const std::size_t from_depot = depot_count_ != 0 ? take_from_depot_locked(n, taken) : 0;
+      const bool whole = take_more_nodes(pool_, n - from_depot, taken);
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      if (whole && bin) refill_bin_locked(bin);
+#endif
+      unlock(locked);
+      return whole;
+   }
+
+   // Takes up to n nodes off the thread's bin onto the list `taken` (linked through first words),
+   // in the bin's order. Returns: the nodes taken.
+   BOOST_NOINLINE std::size_t take_from_bin(thread_bin *bin, std::size_t n, void *&taken) const noexcept
+   {
+      std::size_t got = 0;
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      // (The bin copied, so that its fields stay in registers across the stores into nodes.)
+      thread_bin walked = *bin;
+      const std::uintptr_t align_mask = pool_.node_alignment() - 1;
+      for (; got != n; ++got) {
+         void *node = ba_detail_pool_bin_pop(&walked, align_mask);
+         if (!node) break;
+         pool_.unpoison(node);
+         pool_.unmark_free(node);
+         *static_cast<void **>(node) = taken;
+         taken = node;
+      }
+      *bin = walked;
+#else
+      (void)bin, (void)n, (void)taken;
+#endif
+      return got;
+   }
+
+   // deallocate_burst through the thread's bin: when it is full, its nodes and the rest of the
+   // burst go back to the pool, under the lock once, and it is empty again. (Not to the depot:
+   // the pool takes them back in one walk, and starts over when they were all its nodes in use;
+   // magazines parked would have to be put back in address order, a walk and a sort.)
+   template <class Pop>
+   BOOST_NOINLINE void deallocate_burst_into_bin(thread_bin &bin, Pop &pop) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      thread_bin filled = bin;   // (in registers: see take_from_bin)
+      while (void *node = pop()) {
+         if (BOOST_ALLOCPLUS_CHECKED) pool_.check_given_back(node);
+         pool_.check_not_free(node);
+         if (BOOST_UNLIKELY(!ba_detail_pool_bin_push(&filled, node))) {
+            bin.head = nullptr;
+            bin.room = bin.limit;
+            const int locked = lock();
+            note_how_locked(locked, true);
+            pool_.deallocate_many([this, &pop, node, walk = parked_walk{filled.head, filled.limit - filled.room}]() mutable {
+               if (void *parked = take_parked(walk)) return parked;
+               void *next = node ? node : pop();
+               node = nullptr;
+               return next;
+            });
+            unlock(locked);
+            return;
+         }
+         pool_.mark_free(node);
+         pool_.poison(node);
+      }
+      bin = filled;
+#else
+      (void)bin, (void)pop;
+#endif
+   }
+
    // Returns: whether the depot has room for one more magazine, its array grown if need be.
    // Precondition: the lock is held.
    bool depot_has_room_locked() noexcept
@@ -229,25 +368,25 @@ private:
    }
 
    // Takes up to n nodes from the depot's magazines, the one parked last first (a magazine
-   // partly taken stays, shorter). Returns: the nodes taken, linked through their first words.
-   // Precondition: the lock is held.
-   BOOST_NOINLINE magazine take_from_depot_locked(std::size_t n) noexcept
+   // partly taken stays, shorter), onto the list `taken` (linked through first words).
+   // Returns: the nodes taken. Precondition: the lock is held.
+   BOOST_NOINLINE std::size_t take_from_depot_locked(std::size_t n, void *&taken) noexcept
    {
-      magazine taken{nullptr, 0};
-      while (taken.length != n && depot_count_ != 0) {
+      std::size_t got = 0;
+      while (got != n && depot_count_ != 0) {
          magazine &m = depot_[depot_count_ - 1];
-         for (; taken.length != n && m.length != 0; ++taken.length) {
+         for (; got != n && m.length != 0; ++got) {
             void *node = m.first;
             m.first = --m.length != 0 ? pool_.next_free(node) : nullptr;
             --depot_nodes_;
             pool_.unpoison(node);
             pool_.unmark_free(node);
-            *static_cast<void **>(node) = taken.first;
-            taken.first = node;
+            *static_cast<void **>(node) = taken;
+            taken = node;
          }
          if (m.length == 0) --depot_count_;
       }
-      return taken;
+      return got;
    }
 
    int lock() const noexcept
@@ -337,7 +476,9 @@ private:
       const unsigned half = bin->limit / 2;
       unsigned held = bin->limit - bin->room;
       if (held < half && depot_count_ != 0) {
-         for (void *taken = take_from_depot_locked(half - held).first; taken;) put_in_bin(bin, pop_taken(taken));
+         void *taken = nullptr;
+         take_from_depot_locked(half - held, taken);
+         while (taken) put_in_bin(bin, pop_taken(taken));
          held = bin->limit - bin->room;
       }
       if (held < half) {

@@ -49,12 +49,15 @@ BA_DETAIL_FN unsigned ba_detail_pool_class_register(void (*give_back)(void *, vo
 }
 
 /* Takes a pool's lock. The thread that forks holds it from the prepare handler on, and is let in
- * (another library's fork handler may allocate). Returns: whether it was taken here. */
-BA_DETAIL_FN int ba_detail_pool_lock(int *lock)
+ * (another library's fork handler may allocate). Returns: 0 when it was not taken here, 1 when it
+ * was taken at once, 2 when it was taken after a wait (another thread held it: the pool learns
+ * that threads contend for it). */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_lock(int *lock)
 {
    if (ba_detail_is_fork_owner()) return 0;
-   ba_detail_spin_acquire(lock);
-   return 1;
+   if (BA_DETAIL_LIKELY(!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))) return 1;
+   ba_detail_spin_wait(lock);
+   return 2;
 }
 BA_DETAIL_FN void ba_detail_pool_unlock(int *lock, int taken)
 {
@@ -69,10 +72,10 @@ BA_DETAIL_OUT_OF_LINE_FN void ba_detail_pool_cache_corrupted(const void *where)
    ba_detail_usage_error(h, "a node pool's per-thread list is overwritten (a write after free?)", where);
 }
 
-/* The fast paths. Returns: a node from the calling thread's bin of class cls, or null. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_pool_cache_pop(unsigned cls, uintptr_t align_mask)
+/* Returns: a node off bin b (a thread's bin of a pool whose nodes are aligned to align_mask + 1),
+ * or null when it is empty. A forged link is reported, never followed. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_pool_bin_pop(ba_detail_cache_bin *b, uintptr_t align_mask)
 {
-   ba_detail_cache_bin *b = &ba_detail_thread_cache_ptr->pool_bins[cls];
    void *node = b->head;
    if (BA_DETAIL_LIKELY(node != 0)) {
       void *next = ba_detail_link_load(node);
@@ -82,11 +85,10 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_pool_cache_pop(unsigned cls
    }
    return node;
 }
-/* Returns: whether node went into the calling thread's bin of class cls (0: it is full, or the
- * thread has none). A node freed twice in a row is reported. */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_cache_push(unsigned cls, void *node)
+/* Returns: whether node went into bin b (0: it is full, or a stand-in's). A node freed twice in a
+ * row is reported. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_bin_push(ba_detail_cache_bin *b, void *node)
 {
-   ba_detail_cache_bin *b = &ba_detail_thread_cache_ptr->pool_bins[cls];
    if (BA_DETAIL_UNLIKELY(b->room == 0)) return 0;
    if (BA_DETAIL_UNLIKELY(node == b->head)) {
       ba_heap *h = &ba_detail_default_heap_storage;
@@ -97,6 +99,16 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_cache_push(unsigned cls,
    b->head = node;
    --b->room;
    return 1;
+}
+
+/* The fast paths: the same on the calling thread's bin of class cls. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE void *ba_detail_pool_cache_pop(unsigned cls, uintptr_t align_mask)
+{
+   return ba_detail_pool_bin_pop(&ba_detail_thread_cache_ptr->pool_bins[cls], align_mask);
+}
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_cache_push(unsigned cls, void *node)
+{
+   return ba_detail_pool_bin_push(&ba_detail_thread_cache_ptr->pool_bins[cls], node);
 }
 
 /* Gives the nodes of bin b of class cls back to its pool; b is left empty. */
