@@ -122,9 +122,10 @@ public:
    BOOST_FORCEINLINE void allocate_burst(std::size_t n, Push push)
    {
       void *taken = nullptr;
-      thread_bin *bin = BOOST_UNLIKELY(bursts_through_bins()) ? burst_bin() : nullptr;
+      const bool routed = BOOST_UNLIKELY(bursts_through_bins());
+      thread_bin *bin = routed ? burst_bin() : nullptr;
       const std::size_t got = bin ? take_from_bin(bin, n, taken) : 0;
-      if (got != n && BOOST_UNLIKELY(!take_locked(n - got, taken, bin))) throw_bad_alloc();
+      if (got != n && BOOST_UNLIKELY(!take_locked(n - got, taken, bin, routed))) throw_bad_alloc();
       push_taken(taken, push);
    }
 
@@ -136,14 +137,15 @@ public:
    template <class Pop>
    void deallocate_burst(Pop pop) noexcept
    {
-      if (BOOST_UNLIKELY(bursts_through_bins())) {
+      const bool routed = BOOST_UNLIKELY(bursts_through_bins());
+      if (routed) {
          if (thread_bin *bin = burst_bin()) {
             deallocate_burst_into_bin(*bin, pop);
             return;
          }
       }
       const int locked = lock();
-      note_how_locked(locked, false);
+      note_how_locked(locked, routed);
       pool_.deallocate_many(pop);
       unlock(locked);
    }
@@ -232,13 +234,14 @@ private:
    static constexpr unsigned bin_steps_after_wait = 256;
    mutable unsigned bin_steps_left_ = 0;
 
-   // Precondition: the lock is held; `taken` is lock()'s result, and `through_bins` whether the
-   // burst that took it goes through a bin.
-   void note_how_locked(int taken, bool through_bins) const noexcept
+   // Precondition: the lock is held; `taken` is lock()'s result, and `routed` whether the burst
+   // that took it found bursts routed through the bins (whether or not the thread had a bin: one
+   // without counts down too, so that the route ends).
+   void note_how_locked(int taken, bool routed) const noexcept
    {
       if (BOOST_UNLIKELY(taken == 2)) {
          __atomic_store_n(&bin_steps_left_, bin_steps_after_wait, __ATOMIC_RELAXED);
-      } else if (through_bins) {
+      } else if (routed) {
          const unsigned left = __atomic_load_n(&bin_steps_left_, __ATOMIC_RELAXED);
          if (left != 0) __atomic_store_n(&bin_steps_left_, left - 1, __ATOMIC_RELAXED);
       }
@@ -258,12 +261,12 @@ private:
 
    // Takes n more nodes onto the list `taken` (linked through first words) under the lock: from
    // the depot's magazines first, then from the pool; then refills `bin` (the thread's, emptied by
-   // the burst; null: none). Returns: true; false when memory ran out, after giving back to the
-   // pool every node of the list (`taken` null).
-   BOOST_FORCEINLINE bool take_locked(std::size_t n, void *&taken, thread_bin *bin)
+   // the burst; null: none). `routed`: as note_how_locked's. Returns: true; false when memory ran
+   // out, after giving back to the pool every node of the list (`taken` null).
+   BOOST_FORCEINLINE bool take_locked(std::size_t n, void *&taken, thread_bin *bin, bool routed)
    {
       const int locked = lock();
-      note_how_locked(locked, bin != nullptr);
+      note_how_locked(locked, routed);
       if (depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked()) give_depot_back_in_order_locked();
       const std::size_t from_depot = depot_count_ != 0 ? take_from_depot_locked(n, taken) : 0;
       const bool whole = take_more_nodes(pool_, n - from_depot, taken);
@@ -280,8 +283,14 @@ private:
    {
       std::size_t got = 0;
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      // (The bin copied, so that its fields stay in registers across the stores into nodes.)
+      // The bin is detached (left empty) before its nodes are written, and what is left of it
+      // put back after: a fork meanwhile leaves the child an empty bin, whose nodes it loses,
+      // never a bin whose first link a store below has overwritten (the child would follow it).
+      // The copy also keeps the bin's fields in registers across the stores into nodes.
       thread_bin walked = *bin;
+      bin->head = nullptr;
+      bin->room = bin->limit;
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);   // (stores kept in this order: a compiler barrier)
       const std::uintptr_t align_mask = pool_.node_alignment() - 1;
       for (; got != n; ++got) {
          void *node = ba_detail_pool_bin_pop(&walked, align_mask);
@@ -291,6 +300,7 @@ private:
          *static_cast<void **>(node) = taken;
          taken = node;
       }
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);   // (stores kept in this order: a compiler barrier)
       *bin = walked;
 #else
       (void)bin, (void)n, (void)taken;
@@ -301,7 +311,8 @@ private:
    // deallocate_burst through the thread's bin: when it is full, its nodes and the rest of the
    // burst go back to the pool, under the lock once, and it is empty again. (Not to the depot:
    // the pool takes them back in one walk, and starts over when they were all its nodes in use;
-   // magazines parked would have to be put back in address order, a walk and a sort.)
+   // magazines parked would have to be put back in address order, a walk and a sort.) pop must
+   // not call into this pool (the bin is written back at the end: a chain's walk).
    template <class Pop>
    BOOST_NOINLINE void deallocate_burst_into_bin(thread_bin &bin, Pop &pop) noexcept
    {
