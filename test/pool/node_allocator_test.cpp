@@ -625,3 +625,39 @@ BOOST_AUTO_TEST_CASE(threads_that_wait_for_the_lock_send_bursts_through_their_bi
    expect_every_block_goes_back<s136>();
 }
 #endif
+
+BOOST_AUTO_TEST_CASE(fork_while_a_thread_makes_bursts_through_its_bin)
+{
+   // A thread makes bursts through its bin without a break while the program forks: each child
+   // takes back the bins of the thread it does not have, as far as their links are sound, and
+   // makes bursts and a std::list of its own over the same pool.
+   struct s152 {
+      std::uint64_t w[19];   // 152 bytes: a pool no other test uses
+   };
+   using alloc = na<s152>;
+   allocplus_test::bursts_through_bins<ba::detail::shared_node_pool> steer(allocplus_test::node_allocator_pool_of<s152>());
+   std::atomic<bool> stop{false};
+   std::thread busy([&] {
+      alloc a;
+      for (std::size_t i = 0; !stop.load(); ++i) {
+         ba::multiallocation_chain<s152> chain;
+         a.allocate_individual(1 + i % 8, chain);   // (from the bin: the thread seldom needs the lock, which the fork holds)
+         a.deallocate_individual(chain);
+      }
+   });
+   for (int k = 0; k < 20; ++k) {
+      const child_outcome out = run_in_child([] {
+         alloc a;
+         std::vector<ba::multiallocation_chain<s152>> bursts(20);
+         for (auto &chain : bursts) a.allocate_individual(50, chain);
+         for (auto &chain : bursts) a.deallocate_individual(chain);
+         std::list<s152, alloc> l(1000);
+      });
+      BOOST_TEST_INFO("child stderr: " << out.err);
+      BOOST_TEST(out.exited);
+      BOOST_TEST(out.exit_code == 0);
+   }
+   stop = true;
+   busy.join();
+   expect_every_block_goes_back<s152>();
+}
