@@ -8,13 +8,15 @@
 //   pool's blocks) stop the program at both levels;
 // - the misuses only the expensive checks find (a node freed twice while it waits in a thread's
 //   bin: a walk of the bin; a node of one word freed twice after another: the lookup of every
-//   pointer in the pool's blocks) stop it at level 2 and run to their end unreported at level 1,
-//   so that a check sorted into the wrong level fails here.
+//   pointer in the pool's blocks, or the adaptive pools' byte per node; a pointer inside a node,
+//   aligned as the nodes are) stop it at level 2 and run to their end unreported at level 1, so
+//   that a check sorted into the wrong level fails here.
 #define BOOST_TEST_MODULE one_heap_checked_levels
 #include <boost/test/unit_test.hpp>
 
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/node_allocator.hpp>
+#include <boost/allocplus/private_adaptive_pool.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
 
 #include "stopped_child.hpp"
@@ -154,6 +156,42 @@ BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_node_freed_twice_after_anothe
    a.deallocate(p, 1);
    a.deallocate(q, 1);
    a.deallocate(keep, 1);
+}
+
+// The adaptive pools keep a byte per node only at level 2 (a cache line more a free at level 1).
+BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_adaptive_node_freed_twice_after_another)
+{
+   boost::allocplus::private_adaptive_pool<std::uint64_t> a;
+   std::uint64_t *keep = a.allocate(1), *p = a.allocate(1), *q = a.allocate(1);
+   const auto misuse = [&] {
+      a.deallocate(p, 1);
+      a.deallocate(q, 1);
+      a.deallocate(p, 1);   // not the node freed last, and no room for a mark
+   };
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN) && !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
+   check_stopped(run_in_child(misuse), "ba::private_adaptive_pool: double free of a node", p);
+#else
+   check_only_expensive_level_catches(misuse, "ba::private_adaptive_pool: double free of a node", p);
+#endif
+   a.deallocate(p, 1);
+   a.deallocate(q, 1);
+   a.deallocate(keep, 1);
+}
+
+BOOST_AUTO_TEST_CASE(only_level_2_stops_a_pointer_inside_an_adaptive_node)
+{
+   boost::allocplus::private_adaptive_pool<two_words> a;
+   // Two neighbours in use (a new pool hands its nodes out in address order): the words a free
+   // writes through `inside` are theirs, not a free node's (which ASan would see poisoned).
+   two_words *p = a.allocate(1), *next = a.allocate(1);
+   BOOST_TEST_REQUIRE(next == p + 1);
+   // Aligned as the nodes are, inside the pool's blocks and its block's header the pool's: what
+   // tells it from a node is where it lies among the nodes (level 2's byte per node, its index).
+   auto *inside = reinterpret_cast<two_words *>(reinterpret_cast<char *>(p) + sizeof(std::uintptr_t));
+   check_only_expensive_level_catches([&] { a.deallocate(inside, 1); },
+                                      "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", inside);
+   a.deallocate(p, 1);
+   a.deallocate(next, 1);
 }
 
 BOOST_AUTO_TEST_CASE(only_level_2_stops_a_node_freed_twice_while_it_waits_in_a_threads_bin)

@@ -42,11 +42,11 @@
 /* The checking level (doc/checked_builds.md). 0 (the default when NDEBUG is defined): the checks
  * that cost a few loads, as glibc's. 1 (the default otherwise): adds constant-time checks only,
  * those that cost a comparison or two (container preconditions, a leak count when a pool dies, the
- * pools' check that a pointer freed is aligned and inside the span of their blocks, the adaptive
- * pools' in-use flag per node), so that a debug build stays near a release build's speed; the heap's own
- * paths are level 0's. 2 (asked for): adds the expensive checks, those that search or walk
- * something (a heap's segments and huge blocks, a thread cache's bin, a node pool's tree of
- * blocks) on every free, and sends every free through the slow path that makes them, and Valgrind's
+ * pools' check that a pointer freed is aligned and inside the span of their blocks), so that a
+ * debug build stays near a release build's speed; the heap's own paths are level 0's. 2 (asked
+ * for): adds the expensive checks, those that search or walk something (a heap's segments and huge
+ * blocks, a thread cache's bin, a node pool's tree of blocks) or keep state per node (the adaptive
+ * pools' in-use byte) on every free, and sends every free through the slow path that makes them, and Valgrind's
  * client requests where <valgrind/memcheck.h> exists (at any level with BOOST_ALLOCPLUS_VALGRIND=1:
  * they cost more than the allocation of a small block itself). No level
  * changes a layout the core shares: units of any level share one heap and each other's blocks.

@@ -321,10 +321,12 @@ private:
       std::size_t far_frees;
       address_digest listed;
       marking marks;
+      node_span span;   // checked builds' (check_freed)
    };
    freeing begin_freeing() const noexcept
    {
-      return {free_head_, free_count_, in_use_, far_frees_, listed_, marking_now()};
+      return {free_head_, free_count_, in_use_, far_frees_, listed_, marking_now(),
+              BOOST_ALLOCPLUS_CHECKED ? span_now() : node_span{}};
    }
    void end_freeing(const freeing &f) noexcept
    {
@@ -346,12 +348,16 @@ private:
    };
    freeing_in_place in_place() noexcept { return {free_head_, free_count_, in_use_, far_frees_, listed_, marking_now()}; }
 
+   // Level 1's check of a node freed: against the span a burst read once, or for one free, read now.
+   void check_could_be_node_in(const freeing &f, const void *node) const noexcept { check_could_be_node(node, f.span); }
+   void check_could_be_node_in(const freeing_in_place &, const void *node) const noexcept { check_could_be_node(node); }
+
    // What deallocate checks of a node given back (the node is then unpoisoned).
    template <class Freeing>
    BOOST_FORCEINLINE void check_freed(const Freeing &f, void *node) noexcept
    {
       note_given_back(node);   // (memcheck, ASan: before the pool's own checks)
-      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node(node);
+      if (BOOST_ALLOCPLUS_CHECKED) check_could_be_node_in(f, node);
       note_freed(node);
       // The node freed last is checked for every size (glibc's fast bins do the same); a node of
       // two words or more carries the mark while it is free, wherever it is in the list. With

@@ -107,18 +107,34 @@ public:
    //!   are, or outside the span of its blocks (from the lowest block's start to the highest
    //!   one's end). Constant time: checking level 1 calls it on every node given back (the
    //!   adaptive pools: on the first node of each run of a burst in one sub-block, the later ones
-   //!   checked by their alignment and their in-use flag; a pointer inside the span that is not a
-   //!   node is left to level 2's lookup). Needs no lock: every
+   //!   checked by their alignment; a pointer inside the span that is not a node is left to level
+   //!   2's lookup). Needs no lock: every
    //!   span stored between a block's making and its return to the core holds that block (it
    //!   widens when a block is made and is set anew from the blocks kept when some go back), so
    //!   a read of it, even one mixing two updates, holds the block of every node in use, and a
    //!   node of the pool is never reported.
    void check_could_be_node(const void *node) const noexcept
    {
-      const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(node);
-      const std::uintptr_t low = __atomic_load_n(&span_low_, __ATOMIC_RELAXED);
-      const std::uintptr_t high = __atomic_load_n(&span_high_, __ATOMIC_RELAXED);
-      if (BOOST_UNLIKELY((p & (align_ - 1)) != 0 || p - low >= high - low))
+      if (BOOST_UNLIKELY(outside_span(node, __atomic_load_n(&span_low_, __ATOMIC_RELAXED),
+                                      __atomic_load_n(&span_high_, __ATOMIC_RELAXED), align_ - 1)))
+         report("a pointer that did not come from this pool is freed", node);
+   }
+
+   //! What check_could_be_node compares a pointer with, read once: the span of the blocks and the
+   //! nodes' alignment. A burst freed under the pool's lock holds it for all its nodes (the span
+   //! changes only when blocks are made or go back, never within a burst's frees): the loads are
+   //! atomic, which a compiler makes again for every node.
+   struct node_span {
+      std::uintptr_t low, high, misaligned;
+   };
+   node_span span_now() const noexcept
+   {
+      return {__atomic_load_n(&span_low_, __ATOMIC_RELAXED), __atomic_load_n(&span_high_, __ATOMIC_RELAXED), align_ - 1};
+   }
+   //! Effects: check_could_be_node against a span read before.
+   void check_could_be_node(const void *node, const node_span &span) const noexcept
+   {
+      if (BOOST_UNLIKELY(outside_span(node, span.low, span.high, span.misaligned)))
          report("a pointer that did not come from this pool is freed", node);
    }
 
@@ -137,6 +153,12 @@ public:
    }
 
 protected:
+   static bool outside_span(const void *node, std::uintptr_t low, std::uintptr_t high, std::uintptr_t misaligned) noexcept
+   {
+      const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(node);
+      return (p & misaligned) != 0 || p - low >= high - low;
+   }
+
    //! Requires: node_alignment is a power of two; owner outlives the pool.
    pool_node_checks(const char *owner, std::size_t node_size, std::size_t node_alignment) noexcept
       : owner_(owner), align_(node_alignment < alignof(void *) ? alignof(void *) : node_alignment),
