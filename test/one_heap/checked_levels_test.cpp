@@ -35,7 +35,7 @@ namespace {
 
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 // The child ran its misuse to the end unreported (it leaves at once: what it broke is not used).
-// Unused under ASan, where level 1 already stops both misuses.
+// (Under ASan level 1 already stops the double frees, which are poisoned nodes.)
 [[maybe_unused]] void check_unreported(const child_outcome &out)
 {
    BOOST_TEST_INFO("child stderr: " << out.err);
@@ -186,7 +186,8 @@ BOOST_AUTO_TEST_CASE(only_level_2_stops_a_pointer_inside_an_adaptive_node)
    two_words *p = a.allocate(1), *next = a.allocate(1);
    BOOST_TEST_REQUIRE(next == p + 1);
    // Aligned as the nodes are, inside the pool's blocks and its block's header the pool's: what
-   // tells it from a node is where it lies among the nodes (level 2's byte per node, its index).
+   // tells it from a node is where it lies among the nodes (level 2's lookup of every pointer in
+   // the pool's blocks).
    auto *inside = reinterpret_cast<two_words *>(reinterpret_cast<char *>(p) + sizeof(std::uintptr_t));
    check_only_expensive_level_catches([&] { a.deallocate(inside, 1); },
                                       "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", inside);

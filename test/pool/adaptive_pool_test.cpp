@@ -594,9 +594,9 @@ BOOST_AUTO_TEST_CASE(checked_builds_report_misuse)
    allocplus_test::expect_report([&] { d.deallocate(misaligned, 1); },
                                  "ba::private_adaptive_pool: a pointer that did not come from this pool is freed", misaligned);
 #if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
-   // Level 2's byte per node: a node of one word (no mark) freed twice, not the one freed last,
-   // and a pointer aligned as the nodes are but not at a node's start (test/one_heap's
-   // checked_levels_test: level 1 lets both through).
+   // Level 2: a node of one word (no mark) freed twice, not the one freed last (its byte per
+   // node), and a pointer aligned as the nodes are but not at a node's start (its lookup of every
+   // pointer in the blocks). test/one_heap's checked_levels_test: level 1 lets both through.
    pap<char> c;
    char *p = c.allocate(1), *q = c.allocate(1);
    c.deallocate(p, 1);
@@ -649,9 +649,9 @@ void give_back_as_a_burst(Allocator &a, Value *first, Value *second)
 }
 
 // A burst given back checks the first node of each run (its nodes in one sub-block) whole, and
-// the nodes after it by their alignment (level 1), or each whole with its byte in the map of
-// nodes in use (level 2: a pointer inside a node, and a node of one word, no mark, freed before,
-// are reported there too). (A chain links its nodes through their first words: a freed node in
+// the nodes after it by their alignment (level 1), or each whole, looked up in the pool's blocks
+// and with its byte in the map of nodes in use (level 2: a pointer inside a node, and a node of
+// one word, no mark, freed before, are reported there too). (A chain links its nodes through their first words: a freed node in
 // one is the test's own write after free, which ASan reports first.)
 template <class ThreeWords, class OneWord>
 void a_burst_checks_every_node_of_a_run(const std::string &owner)

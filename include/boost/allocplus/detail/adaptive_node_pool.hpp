@@ -26,13 +26,13 @@
 //   word (its address, its pool's and the process's secret mixed): a node given back whose header
 //   does not carry it is not this pool's, reported at constant cost in every build. A free node of
 //   two words or more carries the pool's mark in its second word, as node_pool's do (a double
-//   free is reported). Checked builds (level 1) keep a byte per pointer's width of a block
-//   (beside the block: the header is the same in every build) and check, at constant cost, that a pointer
-//   given back is aligned as the nodes are, lies inside the span of the pool's blocks (before its
-//   header is read; in a burst, once a sub-block) and falls at a node's start: they report every
-//   double free and every foreign pointer outside the pool's blocks or inside one. Level 2 also looks every pointer up in the tree of the blocks by
-//   address (logarithmic; the tree is kept in every build: owns() and check() need it), so that
-//   a pointer inside the span but in no block is named before anything of it is read.
+//   free is reported). Checked builds (level 1) check, at constant cost, that a pointer given
+//   back is aligned as the nodes are and lies inside the span of the pool's blocks (before its
+//   header is read; in a burst, once a sub-block). Level 2 also looks every pointer up in the tree
+//   of the blocks by address (logarithmic; the tree is kept in every build: owns() and check()
+//   need it), so that a pointer in no block, or inside a block but not at a node's start, is
+//   named before anything of it is read, and keeps a byte per pointer's width of a block (beside
+//   the block: the header is the same in every build), so that every double free is reported.
 // - ASan: free nodes are poisoned. Valgrind: every node handed out is a block for memcheck inside
 //   the pool's blocks (a mempool's superblocks).
 //
@@ -100,8 +100,8 @@ public:
    using statistics_type = adaptive_pool_statistics;
    static constexpr bool keeps_depot = false;   // no depot: nodes held back from a block keep it from draining
 
-   //! Returns: the bytes of a block header: the same in every build (the checked builds' map of
-   //!   the nodes in use is allocated beside the block), so a type's blocks have one shape at every checking level.
+   //! Returns: the bytes of a block header: the same in every build (level 2's map of the nodes
+   //!   in use is allocated beside the block), so a type's blocks have one shape at every checking level.
    static constexpr std::size_t header_bytes() noexcept { return sizeof(block_header); }
    //! Returns: the node size for objects of `size` bytes and `alignment` (at least a pointer).
    static constexpr std::size_t node_size_for(std::size_t size, std::size_t alignment) noexcept
@@ -231,7 +231,7 @@ public:
    //!   pool keeps fewer than MaxFreeBlocks such blocks, else given back to the core. A pointer
    //!   whose block header is not this pool's is reported (every build), and so is a node freed
    //!   twice (every build: the node freed last in its block, or a node of two words or more;
-   //!   checked builds: always).
+   //!   checking level 2: always).
    //! Complexity: constant (logarithmic in the blocks at checking level 2).
    void deallocate(void *node) noexcept
    {
@@ -295,7 +295,9 @@ public:
    //!   shared_pool before a thread's bin takes it: aligned as the nodes are and inside the span
    //!   of the pool's blocks (check_could_be_node). Its block's header is not read here (a
    //!   cache line more a free: 1.2x the time of a node freed one by one at level 1); the pool
-   //!   checks it when the node comes back from the bin, at every level.
+   //!   checks it when the bin gives the node back to the pool, at every level. A pointer inside
+   //!   the span that is no node of the pool, taken out of the bin again by the same thread, is
+   //!   not checked (as at level 0, and as node_allocator's; level 2 looks every pointer up).
    void check_given_back(const void *node) const noexcept { check_could_be_node(node); }
 
    //! Returns: whether p is a node of one of the pool's blocks (in use or not). Logarithmic.

@@ -121,8 +121,9 @@ public:
    }
 
    //! What check_could_be_node compares a pointer with, read once: the span of the blocks and the
-   //! nodes' alignment. A burst freed under the pool's lock holds it for all its nodes (the span
-   //! changes only when blocks are made or go back, never within a burst's frees): the loads are
+   //! nodes' alignment. node_pool holds it for all the nodes of a burst freed under its lock (its
+   //! span changes only when blocks are made or released, never within a burst's frees; an
+   //! adaptive pool gives blocks back within a burst, and reads it again per run): the loads are
    //! atomic, which a compiler makes again for every node.
    struct node_span {
       std::uintptr_t low, high, misaligned;
