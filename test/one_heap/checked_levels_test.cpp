@@ -135,13 +135,15 @@ BOOST_AUTO_TEST_CASE(both_levels_stop_a_pointer_the_pool_never_handed_out)
    a.deallocate(p, 1);
 }
 
-BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_node_freed_twice_after_another)
+// A node of one word has no room for the pool's mark, and p is not the node freed last: only
+// level 2 finds it (the node pools: the lookup of every pointer in the pool's blocks; the
+// adaptive pools: their byte per node, a cache line more a free at level 1). (keep stays in use:
+// in a pool with none in use, any free is reported at every level.)
+template <class Allocator>
+void check_one_word_node_freed_twice_after_another(const char *what)
 {
-   pool_allocator<std::uint64_t> a;
+   Allocator a;
    std::uint64_t *keep = a.allocate(1), *p = a.allocate(1), *q = a.allocate(1);
-   // A node of one word has no room for the pool's mark, and p is not the node freed last: only
-   // the lookup of every pointer in the pool's blocks (level 2) finds it. (keep stays in use: in
-   // a pool with none in use, any free is reported at every level.)
    const auto misuse = [&] {
       a.deallocate(p, 1);
       a.deallocate(q, 1);
@@ -149,33 +151,25 @@ BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_node_freed_twice_after_anothe
    };
 #if defined(BOOST_ALLOCPLUS_CORE_ASAN) && !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    // Under ASan a node given back is looked at, at constant cost: a free node is poisoned.
-   check_stopped(run_in_child(misuse), "ba::private_node_allocator: double free of a node", p);
+   check_stopped(run_in_child(misuse), what, p);
 #else
-   check_only_expensive_level_catches(misuse, "ba::private_node_allocator: double free of a node", p);
+   check_only_expensive_level_catches(misuse, what, p);
 #endif
    a.deallocate(p, 1);
    a.deallocate(q, 1);
    a.deallocate(keep, 1);
 }
 
-// The adaptive pools keep a byte per node only at level 2 (a cache line more a free at level 1).
+BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_node_freed_twice_after_another)
+{
+   check_one_word_node_freed_twice_after_another<pool_allocator<std::uint64_t>>(
+      "ba::private_node_allocator: double free of a node");
+}
+
 BOOST_AUTO_TEST_CASE(only_level_2_stops_a_one_word_adaptive_node_freed_twice_after_another)
 {
-   boost::allocplus::private_adaptive_pool<std::uint64_t> a;
-   std::uint64_t *keep = a.allocate(1), *p = a.allocate(1), *q = a.allocate(1);
-   const auto misuse = [&] {
-      a.deallocate(p, 1);
-      a.deallocate(q, 1);
-      a.deallocate(p, 1);   // not the node freed last, and no room for a mark
-   };
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN) && !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
-   check_stopped(run_in_child(misuse), "ba::private_adaptive_pool: double free of a node", p);
-#else
-   check_only_expensive_level_catches(misuse, "ba::private_adaptive_pool: double free of a node", p);
-#endif
-   a.deallocate(p, 1);
-   a.deallocate(q, 1);
-   a.deallocate(keep, 1);
+   check_one_word_node_freed_twice_after_another<boost::allocplus::private_adaptive_pool<std::uint64_t>>(
+      "ba::private_adaptive_pool: double free of a node");
 }
 
 BOOST_AUTO_TEST_CASE(only_level_2_stops_a_pointer_inside_an_adaptive_node)

@@ -651,8 +651,9 @@ void give_back_as_a_burst(Allocator &a, Value *first, Value *second)
 // A burst given back checks the first node of each run (its nodes in one sub-block) whole, and
 // the nodes after it by their alignment (level 1), or each whole, looked up in the pool's blocks
 // and with its byte in the map of nodes in use (level 2: a pointer inside a node, and a node of
-// one word, no mark, freed before, are reported there too). (A chain links its nodes through their first words: a freed node in
-// one is the test's own write after free, which ASan reports first.)
+// one word, no mark, freed before, are reported there too). (A chain links its nodes through
+// their first words: a freed node in one is the test's own write after free, which ASan reports
+// first.)
 template <class ThreeWords, class OneWord>
 void a_burst_checks_every_node_of_a_run(const std::string &owner)
 {

@@ -46,8 +46,8 @@
  * debug build stays near a release build's speed; the heap's own paths are level 0's. 2 (asked
  * for): adds the expensive checks, those that search or walk something (a heap's segments and huge
  * blocks, a thread cache's bin, a node pool's tree of blocks) or keep state per node (the adaptive
- * pools' in-use byte) on every free, and sends every free through the slow path that makes them, and Valgrind's
- * client requests where <valgrind/memcheck.h> exists (at any level with BOOST_ALLOCPLUS_VALGRIND=1:
+ * pools' in-use byte) on every free, and sends every free through the slow path that makes them,
+ * and Valgrind's client requests where <valgrind/memcheck.h> exists (at any level with BOOST_ALLOCPLUS_VALGRIND=1:
  * they cost more than the allocation of a small block itself). No level
  * changes a layout the core shares: units of any level share one heap and each other's blocks.
  * `#if BOOST_ALLOCPLUS_CHECKED` means level 1 or more; BOOST_ALLOCPLUS_CHECKED_EXPENSIVE, level 2. */
