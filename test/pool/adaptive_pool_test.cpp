@@ -270,6 +270,70 @@ BOOST_AUTO_TEST_CASE(a_burst_that_empties_blocks_and_runs_on_keeps_every_count)
    }
 }
 
+BOOST_AUTO_TEST_CASE(the_completely_free_blocks_kept_are_the_lowest)
+{
+   // MaxFreeBlocks 2, five blocks emptied from the highest down: each block emptied once two are
+   // kept stays and the highest kept goes back to the core, so that the blocks kept are the two
+   // lowest (a block kept high in the heap would keep the core from trimming what lies below).
+   adaptive_node_pool pool("test pool", 32, 8, adaptive_node_pool::parameters{64, 2, 0});
+   const std::size_t per_block = pool.geometry().nodes_per_block;
+   std::vector<char *> nodes;
+   for (std::size_t i = 0; i < 5 * per_block; ++i) nodes.push_back(static_cast<char *>(pool.allocate()));
+   std::vector<char *> starts;   // each block's lowest node, block by block from the lowest
+   for (std::size_t b = 0; b < 5; ++b)
+      starts.push_back(*std::min_element(nodes.begin() + b * per_block, nodes.begin() + (b + 1) * per_block));
+   std::sort(starts.begin(), starts.end());
+   std::sort(nodes.begin(), nodes.end());
+   for (std::size_t b = 5; b-- > 0;) {
+      for (std::size_t i = b * per_block; i < (b + 1) * per_block; ++i) pool.deallocate(nodes[i]);
+      BOOST_TEST(pool.statistics().free_blocks == std::min<std::size_t>(2, 5 - b));
+      BOOST_TEST(pool.check() == nullptr);
+   }
+   BOOST_TEST(pool.statistics().blocks == 2u);
+   // The nodes handed out again come from the two lowest blocks.
+   for (std::size_t i = 0; i < 2 * per_block; ++i) {
+      char *p = static_cast<char *>(pool.allocate());
+      BOOST_TEST_REQUIRE(static_cast<void *>(p) < static_cast<void *>(starts[2]));
+      nodes[i] = p;
+   }
+   BOOST_TEST(pool.statistics().blocks == 2u);
+   // Emptied from the lowest up, the two first emptied stay (the later ones are higher).
+   for (std::size_t i = 0; i < 2 * per_block; ++i) pool.deallocate(nodes[i]);
+   BOOST_TEST(pool.statistics().free_blocks == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(nodes_freed_leave_no_block_at_the_top_of_the_heap)
+{
+   // A thread's bin refilled from a new block, at the top of the heap, whose nodes are never
+   // used: when they come back, that block is the first one emptied. The pool must not keep it
+   // for good: the core trims its heap from the top, and a block kept there would keep all the
+   // memory below it from the system.
+   struct node24 {
+      void *w[3];   // 24 bytes: a pool no other test uses
+   };
+   using alloc = ba::adaptive_pool<node24, 256, 2, 0, 1>;
+   alloc a;
+   const auto system_bytes = [] {
+      ba_thread_cache_flush();
+      ba_trim(0);
+      ba_heap_stats s;
+      ba_stats(&s);
+      return s.system_bytes;
+   };
+   const std::size_t before = system_bytes();
+   std::vector<node24 *> nodes;
+   for (int i = 0; i < 100000; ++i) nodes.push_back(a.allocate(1));
+   // On until a refill takes a new block: the nodes in the bin are (mostly) that block's.
+   for (const std::size_t blocks = alloc::statistics().blocks; alloc::statistics().blocks == blocks;)
+      nodes.push_back(a.allocate(1));
+   ba_thread_cache_flush();   // the new block is emptied first
+   for (node24 *p : nodes) a.deallocate(p, 1);
+   BOOST_TEST(system_bytes() <= before + (std::size_t(1) << 20));
+   BOOST_TEST(alloc::statistics().nodes_in_use == 0u);
+   BOOST_TEST(alloc::statistics().free_blocks <= 2u);
+   alloc::release_free_blocks();
+}
+
 BOOST_AUTO_TEST_CASE(a_dead_list_leaves_at_most_max_free_blocks_in_the_core)
 {
    using node_alloc = ba::adaptive_pool<int>;

@@ -92,6 +92,13 @@ std::size_t descents(const std::vector<T *> &nodes, std::size_t first = 0)
    return count;
 }
 
+// The most nodes a thread's bin of T's pool holds: two magazines.
+template <class T>
+std::size_t bin_capacity()
+{
+   return 2 * ba::detail::shared_node_pool::magazine_nodes(na<T>::statistics().node_size);
+}
+
 // Once every node of T's pool is freed: none is in use after the thread's bin goes back, and
 // every block goes back to the heap.
 template <class T>
@@ -304,9 +311,10 @@ BOOST_AUTO_TEST_CASE(nodes_in_the_depot_count_as_free_and_go_back_with_their_blo
    alloc a;
    const std::vector<big *> nodes = allocate_one_by_one(a, 4096);
    free_one_by_one(a, nodes);
-   // What the thread's bin holds (at most two magazines of 64 nodes) is all that counts as used.
-   BOOST_TEST(alloc::statistics().nodes_in_use <= 128u);
-   BOOST_TEST(alloc::statistics().free_nodes >= 4096u - 128u);
+   // What the thread's bin holds (two magazines: 292 nodes) is all that counts as used.
+   BOOST_TEST(bin_capacity<big>() == 292u);
+   BOOST_TEST(alloc::statistics().nodes_in_use <= bin_capacity<big>());
+   BOOST_TEST(alloc::statistics().free_nodes >= 4096u - bin_capacity<big>());
    // Freed again and again, the same nodes come back (from the bin, the depot, the pool).
    const std::vector<big *> again = allocate_one_by_one(a, 4096);
    BOOST_TEST((sorted_distinct(again) == sorted_distinct(nodes)));
@@ -343,10 +351,10 @@ BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_bloc
    alloc a;
    const std::vector<wide *> nodes = allocate_one_by_one(a, 2048);
    free_one_by_one(a, nodes);
-   BOOST_TEST(alloc::statistics().free_nodes >= 2048u - 128u);   // (the bin holds at most 128)
+   BOOST_TEST(alloc::statistics().free_nodes >= 2048u - bin_capacity<wide>());   // (the bin's at most)
    const std::size_t blocks = alloc::statistics().blocks;
-   std::vector<ba::multiallocation_chain<wide>> bursts(190);
-   for (auto &chain : bursts) a.allocate_individual(10, chain);   // 1900 nodes
+   std::vector<ba::multiallocation_chain<wide>> bursts(180);
+   for (auto &chain : bursts) a.allocate_individual(10, chain);   // 1800 nodes (1862 wait outside the bin)
    BOOST_TEST(alloc::statistics().blocks == blocks);
    std::vector<wide *> taken;
    for (auto &chain : bursts)
@@ -359,12 +367,12 @@ BOOST_AUTO_TEST_CASE(a_burst_takes_the_nodes_parked_in_the_depot_before_new_bloc
 
 BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_up_from_the_depot)
 {
-   // 1024 nodes (four whole blocks, 32 magazines of 32) freed one by one: the bin holds two
+   // 1024 nodes (four whole blocks, 16 magazines of 64) freed one by one: the bin holds two
    // magazines, the depot the rest. A burst takes 10 nodes off the depot's last magazine; the
    // bin, once emptied, takes that shorter magazine and is topped up from the depot's next ones,
    // not from a new block.
    struct wider {
-      std::uint64_t w[16];   // 128 bytes (magazines of 4096 / 128 nodes): a pool no other test uses
+      std::uint64_t w[16];   // 128 bytes (magazines of 8192 / 128 nodes): a pool no other test uses
    };
    using alloc = na<wider>;
    alloc a;
@@ -373,7 +381,8 @@ BOOST_AUTO_TEST_CASE(a_bin_refilled_with_a_magazine_a_burst_shortened_is_topped_
    BOOST_TEST(blocks == 4u);
    ba::multiallocation_chain<wider> burst;
    a.allocate_individual(10, burst);
-   const std::vector<wider *> again = allocate_one_by_one(a, 200);   // the bin's 64, then refills
+   BOOST_TEST(bin_capacity<wider>() == 128u);
+   const std::vector<wider *> again = allocate_one_by_one(a, 200);   // the bin's 128, then refills
    BOOST_TEST(alloc::statistics().blocks == blocks);
    free_one_by_one(a, again);
    a.deallocate_individual(burst);
@@ -397,9 +406,9 @@ BOOST_AUTO_TEST_CASE(a_mostly_free_pool_takes_its_depot_back_and_hands_its_nodes
    const std::size_t blocks = alloc::statistics().blocks;
    const std::vector<tall *> again = allocate_one_by_one(a, 32768);
    BOOST_TEST(alloc::statistics().blocks == blocks);   // the freed nodes, no new block
-   // The first come from the thread's bin (at most 128 nodes, those freed last); every refill
-   // after them from the pool, in address order.
-   BOOST_TEST(descents(again, 128) == 0u);
+   // The first come from the thread's bin (those freed last); every refill after them from the
+   // pool, in address order.
+   BOOST_TEST(descents(again, bin_capacity<tall>()) == 0u);
    free_one_by_one(a, again);
    expect_every_block_goes_back<tall>();
 }

@@ -55,7 +55,7 @@ struct adaptive_pool_parameters_check {
 //! adds the core's array interface and bursts of nodes.
 //!
 //! Each thread allocates from and frees into a bin of its own (at most two magazines of about
-//! 4 KiB of nodes, counted as in use): the pool's lock is taken once a magazine. Nodes in a bin
+//! 8 KiB of nodes, counted as in use): the pool's lock is taken once a magazine. Nodes in a bin
 //! keep their blocks, so the promise that at most MaxFreeBlocks completely free blocks are kept
 //! holds for the nodes given back to the pool: after the threads have exited or flushed their
 //! bins (ba_thread_cache_flush()).
