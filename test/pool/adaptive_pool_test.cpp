@@ -297,9 +297,15 @@ BOOST_AUTO_TEST_CASE(the_completely_free_blocks_kept_are_the_lowest)
       nodes[i] = p;
    }
    BOOST_TEST(pool.statistics().blocks == 2u);
-   // Emptied from the lowest up, the two first emptied stay (the later ones are higher).
+   // Both emptied again, the lowest first: the next node comes from the lowest, not from the one
+   // emptied last.
+   std::sort(nodes.begin(), nodes.begin() + 2 * per_block);
    for (std::size_t i = 0; i < 2 * per_block; ++i) pool.deallocate(nodes[i]);
    BOOST_TEST(pool.statistics().free_blocks == 2u);
+   void *p = pool.allocate();
+   BOOST_TEST(static_cast<void *>(p) < static_cast<void *>(starts[1]));
+   pool.deallocate(p);
+   BOOST_TEST(pool.check() == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(nodes_freed_leave_no_block_at_the_top_of_the_heap)
@@ -327,6 +333,7 @@ BOOST_AUTO_TEST_CASE(nodes_freed_leave_no_block_at_the_top_of_the_heap)
    for (const std::size_t blocks = alloc::statistics().blocks; alloc::statistics().blocks == blocks;)
       nodes.push_back(a.allocate(1));
    ba_thread_cache_flush();   // the new block is emptied first
+   BOOST_TEST_REQUIRE(alloc::statistics().free_blocks == 1u);
    for (node24 *p : nodes) a.deallocate(p, 1);
    BOOST_TEST(system_bytes() <= before + (std::size_t(1) << 20));
    BOOST_TEST(alloc::statistics().nodes_in_use == 0u);

@@ -521,7 +521,7 @@ BOOST_AUTO_TEST_CASE(bursts_through_a_threads_bin_hand_out_distinct_nodes_and_ta
 #endif
    ba_thread_cache_flush();
    BOOST_TEST(alloc::statistics().nodes_in_use == all.size());
-   // Freed in an order other than the allocation's, a range of 1000 through a bin of 64 or so.
+   // Freed in an order other than the allocation's, a range of 1000 through a bin of 170.
    for (std::size_t i = bursts.size(); i-- != 0;) {
       for (auto it = bursts[i].begin(); it != bursts[i].end(); ++it) {
          const std::size_t at = static_cast<std::size_t>(std::find(all.begin(), all.end(), &*it) - all.begin());

@@ -42,7 +42,7 @@ struct adaptive_pool_parameters_check {
 } // namespace detail
 
 //! The shared adaptive pool: nodes at no cost per node, in aligned blocks that go back to the core
-//! as soon as they are free (beyond MaxFreeBlocks kept), one pool per node size in the process,
+//! as soon as they are free (beyond the MaxFreeBlocks lowest kept), one pool per node size in the process,
 //! safe from many threads.
 //!
 //! `allocate(1)` takes a node from the pool of nodes of sizeof(T) bytes (every T of that size and
@@ -63,7 +63,8 @@ struct adaptive_pool_parameters_check {
 //! Stateless: every instance, of every T, compares equal; the pools are never destroyed.
 //! Boost.Container's parameter order and defaults.
 //!
-//! Complexity: allocate(1) and deallocate(p, 1) are constant.
+//! Complexity: allocate(1) and deallocate(p, 1) are constant (a block emptied or taken again: plus
+//! a look at the MaxFreeBlocks kept).
 template <class T, std::size_t NodesPerBlock = adaptive_pool_nodes_per_block,
           std::size_t MaxFreeBlocks = adaptive_pool_max_free_blocks,
           std::size_t OverheadPercent = adaptive_pool_overhead_percent, unsigned Version = 2>

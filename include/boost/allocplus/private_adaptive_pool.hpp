@@ -16,8 +16,8 @@ namespace boost { namespace allocplus {
 //! An adaptive pool of its own: one pool per container, and no lock.
 //!
 //! The nodes and blocks of ba::adaptive_pool (nothing per node; aligned blocks found by masking;
-//! a node from the block with the fewest free nodes; completely free blocks beyond MaxFreeBlocks
-//! back to the core at once), in pools that belong to one container. The allocator is a handle to
+//! a node from the block with the fewest free nodes; completely free blocks beyond the
+//! MaxFreeBlocks lowest back to the core at once), in pools that belong to one container. The allocator is a handle to
 //! a pool set, with ba::private_node_allocator's semantics: copies, rebinds and moves share the set
 //! and compare equal; a copied container gets a new set (select_on_container_copy_construction);
 //! copy assignment keeps each container's pools; move assignment and swap take them along. The

@@ -14,9 +14,11 @@
 //   a block made or given back also costs its place in the tree of blocks (logarithmic), and a
 //   kept block taken again whose free list is out of address order is relinked (linear in its
 //   nodes, once for the nodes it then hands out).
-// - Completely free blocks are kept, up to MaxFreeBlocks; a block freed beyond that goes back to
-//   the core at once (and to the system when the core trims). A kept block taken again hands its
-//   nodes out in address order, as a new block does, whatever order they were freed in.
+// - Completely free blocks are kept, up to MaxFreeBlocks, the lowest in memory: a block emptied
+//   beyond that, or the highest kept if it lies below it, goes back to the core at once (and to
+//   the system when the core trims, which a block kept at the top of the heap would prevent). The
+//   lowest kept block is taken again first, and hands its nodes out in address order, as a new
+//   block does, whatever order they were freed in.
 // - Nodes given back together (a burst: a range erased, a thread's bin flushed) are taken in runs
 //   of one sub-block: the header is found and checked once a run, and the block moves between the
 //   lists once.
@@ -228,11 +230,13 @@ public:
 
    //! Requires: node came from this pool and is in use.
    //! Effects: gives node back to its block; a block whose nodes are now all free is kept if the
-   //!   pool keeps fewer than MaxFreeBlocks such blocks, else given back to the core. A pointer
+   //!   pool keeps fewer than MaxFreeBlocks such blocks, else the highest of the kept blocks and
+   //!   it goes back to the core (keep_or_release). A pointer
    //!   whose block header is not this pool's is reported (every build), and so is a node freed
    //!   twice (every build: the node freed last in its block, or a node of two words or more;
    //!   checking level 2: always).
-   //! Complexity: constant (logarithmic in the blocks at checking level 2).
+   //! Complexity: constant (logarithmic in the blocks at checking level 2); a block emptied adds
+   //!   a look at the MaxFreeBlocks kept and, given back, logarithmic in the blocks.
    void deallocate(void *node) noexcept
    {
       prepare_free(node);
@@ -445,15 +449,18 @@ private:
    }
 
    // The block to take a node from: the first of the lowest bucket not empty, else a completely
-   // free block, else a new one (these two in no list), or null when the core has no memory.
+   // free block (the lowest kept: the highest are the first to go back), else a new one (these
+   // two in no list), or null when the core has no memory.
    block_header *block_to_allocate_from() noexcept
    {
       if (BOOST_LIKELY(nonempty_ != 0)) return &buckets_[__builtin_ctz(nonempty_)].front();
       if (!free_blocks_.empty()) {
-         block_header &b = free_blocks_.front();
-         free_blocks_.pop_front();
-         relink_in_address_order(&b);
-         return &b;
+         block_header *b = &free_blocks_.front();
+         for (block_header &kept : free_blocks_)
+            if (std::less<const block_header *>()(&kept, b)) b = &kept;
+         free_blocks_.erase(free_blocks_.iterator_to(*b));
+         relink_in_address_order(b);
+         return b;
       }
       return new_block();
    }
