@@ -147,6 +147,60 @@ BOOST_AUTO_TEST_CASE(copies_and_rebinds_share_moves_take)
    BOOST_TEST((a.select_on_container_copy_construction() != a));
 }
 
+namespace {
+
+struct bytes_136 {
+   char bytes[136];
+};
+struct alignas(16) aligned_16 {
+   char bytes[16];
+};
+struct unaligned_16 {
+   char bytes[16];
+};
+
+} // namespace
+
+// The set remembers the pool last found for each slot of node sizes: sizes 8 and 136 share a
+// slot, as do the two 16-byte nodes of different alignment. Each must still get its own pool.
+BOOST_AUTO_TEST_CASE(node_sizes_that_share_a_lookup_slot_keep_their_own_pools)
+{
+   pna<std::uint64_t> small;
+   pna<bytes_136> big(small);
+   pna<aligned_16> wide(small);
+   pna<unaligned_16> narrow(small);
+   std::vector<void *> smalls, bigs, wides, narrows;
+   for (int i = 0; i < 300; ++i) {   // interleaved: every allocation changes the slot's pool
+      smalls.push_back(small.allocate(1));
+      bigs.push_back(big.allocate(1));
+      wides.push_back(wide.allocate(1));
+      narrows.push_back(narrow.allocate(1));
+      BOOST_TEST(aligned(wides.back(), 16));
+   }
+   ba::node_pool_statistics s = small.statistics();
+   BOOST_TEST(s.nodes_in_use == 1200u);
+   BOOST_TEST(s.blocks == 8u);   // 300 nodes of each of four pools, 256 a block
+   BOOST_TEST(s.node_size == 0u);   // more than one pool
+   // A node freed goes back to its own pool: the next node of that size is it, and no other
+   // size's allocation hands it out.
+   big.deallocate(static_cast<bytes_136 *>(bigs.back()), 1);
+   narrow.deallocate(static_cast<unaligned_16 *>(narrows.back()), 1);
+   void *s1 = small.allocate(1);
+   void *w1 = wide.allocate(1);
+   BOOST_TEST(s1 != bigs.back());
+   BOOST_TEST(w1 != narrows.back());
+   BOOST_TEST(static_cast<void *>(big.allocate(1)) == bigs.back());
+   BOOST_TEST(static_cast<void *>(narrow.allocate(1)) == narrows.back());
+   smalls.push_back(s1);
+   wides.push_back(w1);
+   for (void *p : smalls) small.deallocate(static_cast<std::uint64_t *>(p), 1);
+   for (void *p : bigs) big.deallocate(static_cast<bytes_136 *>(p), 1);
+   for (void *p : wides) wide.deallocate(static_cast<aligned_16 *>(p), 1);
+   for (void *p : narrows) narrow.deallocate(static_cast<unaligned_16 *>(p), 1);
+   BOOST_TEST(small.statistics().nodes_in_use == 0u);
+   BOOST_TEST(small.release_free_blocks() == 8u);
+}
+
 BOOST_AUTO_TEST_CASE(allocate_shared_pools_its_control_block)
 {
    pna<void> a;   // one allocator for every call: one pool set

@@ -125,18 +125,20 @@ private:
       return pool && pool->owns(p);
    }
 
-   // The pool set, made now if there is none; null when memory is out.
-   private_pool_set_ptr<Pool> shared_pools() const noexcept
+   // The pool set, made now if there is none; null when memory is out. (Inline: every
+   // std::allocate_shared copies the allocator into its control block; the making is apart.)
+   BOOST_FORCEINLINE private_pool_set_ptr<Pool> shared_pools() const noexcept
    {
-      if (!pools_) pools_ = set::make(name, Derived::pool_parameters());
+      if (BOOST_UNLIKELY(!pools_)) make_pools();
       return pools_;
    }
+   BOOST_NOINLINE void make_pools() const noexcept { pools_ = set::make(name, Derived::pool_parameters()); }
 
    // The pool set, made now if there is none. Throws: std::bad_alloc when memory is out.
    set &existing_set()
    {
       if (BOOST_UNLIKELY(!pools_)) {
-         pools_ = set::make(name, Derived::pool_parameters());
+         make_pools();
          if (!pools_) throw_bad_alloc();
       }
       return *pools_;
