@@ -15,6 +15,14 @@
 //                                   at the same time (shared pools are shared by both). Operation:
 //                                   one node allocated or freed, by either thread (wall time over
 //                                   the nodes of both).
+//   seed002_*_churn_steady/1M/<alloc>, seed002_*_churn_two_threads_steady/1M/<alloc>
+//                                   the same (one thread; two at work), timed in the second
+//                                   round: a first round, untimed, runs before (the same
+//                                   threads, the same allocators). A program churns for longer
+//                                   than once: the second round finds the pools and heaps as the
+//                                   first left them (their free lists in the order of its
+//                                   frees, their memory already the process's), where the first
+//                                   finds them fresh.
 //   seed002_*_churn_aged/1M/<alloc>  the same on a heap (and pools) aged as a program's: before
 //                                   the first call, once a process, a std::map, a
 //                                   std::unordered_map and a std::list of strings are built and a
@@ -88,27 +96,35 @@ std::size_t churn(Container &c, Add add)
 
 using ba_bench::company;
 
+// One round of the churn: on a container of this thread's and, with a second worker, on one of
+// its own in another thread at the same time. Returns: the nodes made and freed by both.
 template <class MakeContainer, class Add>
-void bm_churn(benchmark::State &state, MakeContainer make, Add add, company others)
+std::size_t churn_round(MakeContainer &make, Add add, company others)
+{
+   std::size_t second_operations = 0;
+   std::thread second;
+   if (others == company::second_worker)
+      second = std::thread([&] {
+         auto c = make();
+         second_operations = churn(*c, add);
+      });
+   auto c = make();
+   std::size_t operations = churn(*c, add);
+   benchmark::DoNotOptimize(c.get());
+   c.reset();
+   if (second.joinable()) second.join();
+   return operations + second_operations;
+}
+
+// rounds_before: rounds run untimed first (the steady rows: 1).
+template <class MakeContainer, class Add>
+void bm_churn(benchmark::State &state, MakeContainer make, Add add, company others, int rounds_before = 0)
 {
    std::unique_ptr<ba_bench::idle_thread> idle;
    if (others == company::idle_thread) idle = std::make_unique<ba_bench::idle_thread>();
+   for (int i = 0; i < rounds_before; ++i) churn_round(make, add, others);
    std::size_t operations = 0;
-   for (auto _ : state) {
-      std::size_t second_operations = 0;
-      std::thread second;
-      if (others == company::second_worker)
-         second = std::thread([&] {
-            auto c = make();
-            second_operations = churn(*c, add);
-         });
-      auto c = make();
-      operations = churn(*c, add);
-      benchmark::DoNotOptimize(c.get());
-      c.reset();
-      if (second.joinable()) second.join();
-      operations += second_operations;
-   }
+   for (auto _ : state) operations = churn_round(make, add, others);
    state.SetLabel("time per node allocated or freed");
    ba_bench::set_time_per_op(state, static_cast<double>(operations));
 }
@@ -282,6 +298,15 @@ void register_rows(const std::string &alloc)
       ba_bench::heap_of_age<Maker::template aged_over> aged(ba_bench::heap_age::aged);
       bm_churn(s, [] { return Maker::set(); }, insert, company::none);
    });
+   for (const company others : {company::none, company::second_worker}) {
+      const std::string suffix = others == company::none ? "_steady" : "_two_threads_steady";
+      ba_bench::register_benchmark("seed002_list_churn" + suffix + "/1M/" + alloc, [others](benchmark::State &s) {
+         bm_churn(s, [] { return Maker::list(); }, push, others, 1);
+      });
+      ba_bench::register_benchmark("seed002_set_churn" + suffix + "/1M/" + alloc, [others](benchmark::State &s) {
+         bm_churn(s, [] { return Maker::set(); }, insert, others, 1);
+      });
+   }
    for (const auto &[others, suffix] : ba_bench::companies) {
       ba_bench::register_benchmark("seed002_list_churn" + std::string(suffix) + "/1M/" + alloc,
                                    [others = others](benchmark::State &s) {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -412,6 +413,174 @@ BOOST_AUTO_TEST_CASE(a_mostly_free_pool_takes_its_depot_back_and_hands_its_nodes
    BOOST_TEST(descents(again, bin_capacity<tall>()) == 0u);
    free_one_by_one(a, again);
    expect_every_block_goes_back<tall>();
+}
+
+namespace {
+
+// Runs step(0), step(1), ... step(steps - 1) of a thread made here, each when the calling thread
+// calls next() (which returns once the step is done); join() (or the destructor) waits for the
+// thread to end.
+class stepped_thread {
+public:
+   template <class Step>
+   stepped_thread(int steps, Step step)
+      : thread_([this, steps, step] {
+           for (int i = 0; i < steps; ++i) {
+              wait_for(2 * i + 1);
+              step(i);
+              advance();
+           }
+        })
+   {
+   }
+   ~stepped_thread() { join(); }
+   //! Waits for the thread to end (its bins given back).
+   void join()
+   {
+      if (thread_.joinable()) thread_.join();
+   }
+   void next()
+   {
+      int done;
+      {
+         std::lock_guard<std::mutex> lock(mutex_);
+         done = ++turn_ + 1;
+         changed_.notify_all();
+      }
+      wait_for(done);
+   }
+
+private:
+   void advance()
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++turn_;
+      changed_.notify_all();
+   }
+   void wait_for(int turn)
+   {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return turn_ >= turn; });
+   }
+   std::mutex mutex_;
+   std::condition_variable changed_;
+   int turn_ = 0;
+   std::thread thread_;
+};
+
+// The share of nodes that are among mine.
+template <class T>
+double share_among(const std::vector<T *> &nodes, std::vector<T *> mine)
+{
+   std::sort(mine.begin(), mine.end());
+   std::size_t found = 0;
+   for (T *p : nodes) found += std::binary_search(mine.begin(), mine.end(), p);
+   return static_cast<double>(found) / static_cast<double>(nodes.size());
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_thread_takes_back_the_nodes_it_freed_before_another_threads)
+{
+   // This thread frees its nodes, then another thread frees its own: both threads' magazines
+   // wait in the depot, the other's parked last. Allocating again, this thread gets its own
+   // nodes back (its lane), not the other thread's, which lie between that thread's live ones.
+   struct lane_node {
+      std::uint64_t w[9];   // 72 bytes: a pool no other test uses
+   };
+   using alloc = na<lane_node>;
+   constexpr int n = 4096;   // 288 KiB a thread: the depot stays under 1 MiB (not given back)
+   alloc a;
+   std::vector<lane_node *> mine = allocate_one_by_one(a, n), theirs;
+   stepped_thread other(2, [&](int step) {
+      alloc b;
+      if (step == 0) theirs = allocate_one_by_one(b, n);
+      if (step == 1) free_one_by_one(b, theirs);
+   });
+   other.next();   // it allocates
+   free_one_by_one(a, mine);
+   other.next();   // it frees: its magazines are parked after this thread's
+   const std::vector<lane_node *> again = allocate_one_by_one(a, n);
+   BOOST_TEST(share_among(again, mine) == 1.0);
+   free_one_by_one(a, again);
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_that_only_allocates_takes_what_one_that_only_frees_parks)
+{
+   // A producer allocates nodes and a consumer frees them: the consumer's magazines wait in its
+   // lane, and the producer, whose own lane stays empty, takes them. The pool does not grow with
+   // the nodes passed (400 000 here; a pool that kept each lane to its thread would hold them all).
+   struct passed_node {
+      std::uint64_t w[5];   // 40 bytes: a pool no other test uses
+   };
+   using alloc = na<passed_node>;
+   constexpr int rounds = 400, per_round = 1000;
+   std::vector<passed_node *> box;
+   bool full = false;
+   std::mutex m;
+   std::condition_variable changed;
+   std::thread consumer([&] {
+      alloc c;
+      for (int r = 0; r < rounds; ++r) {
+         std::vector<passed_node *> got;
+         {
+            std::unique_lock<std::mutex> lock(m);
+            changed.wait(lock, [&] { return full; });
+            got.swap(box);
+            full = false;
+            changed.notify_all();
+         }
+         free_one_by_one(c, got);
+      }
+   });
+   alloc a;
+   for (int r = 0; r < rounds; ++r) {
+      std::vector<passed_node *> made = allocate_one_by_one(a, per_round);
+      std::unique_lock<std::mutex> lock(m);
+      changed.wait(lock, [&] { return !full; });
+      box.swap(made);
+      full = true;
+      changed.notify_all();
+   }
+   consumer.join();
+   // In flight at once: two rounds' nodes, the threads' bins and the magazines not yet taken.
+   BOOST_TEST(alloc::statistics().blocks <= 40u);   // (10 240 nodes; 12 blocks here)
+   expect_every_block_goes_back<passed_node>();
+}
+
+BOOST_AUTO_TEST_CASE(a_threads_lane_is_put_in_address_order)
+{
+   // Another thread keeps nodes of the pool in use, so the pool is not mostly free and its
+   // depot does not go back to it; this thread frees more nodes of its own, more than a cache
+   // holds (3 MiB), in an order of its own. When its bin next takes from its lane, the lane is
+   // put in address order: the nodes come out lowest first.
+   struct alignas(16) ordered_node {
+      std::uint64_t w[6];   // 48 bytes aligned to 16: a pool no other test uses
+   };
+   using alloc = na<ordered_node>;
+   constexpr int n = 65536;
+   std::vector<ordered_node *> theirs;
+   stepped_thread other(2, [&](int step) {
+      alloc b;
+      if (step == 0) theirs = allocate_one_by_one(b, n / 4);   // (4 free nodes for 1 in use: not mostly free, which takes 8)
+      if (step == 1) free_one_by_one(b, theirs);
+   });
+   other.next();   // it allocates, and keeps its nodes
+   alloc a;
+   std::vector<ordered_node *> mine = allocate_one_by_one(a, n);
+   std::shuffle(mine.begin(), mine.end(), std::mt19937(27));
+   free_one_by_one(a, mine);
+   const std::size_t blocks = alloc::statistics().blocks;
+   const std::vector<ordered_node *> again = allocate_one_by_one(a, n / 2);
+   BOOST_TEST(alloc::statistics().blocks == blocks);   // the freed nodes, no new block
+   BOOST_TEST(share_among(again, mine) == 1.0);
+   // The first come from the thread's bin (those freed last); every refill after them from the
+   // lane, in address order.
+   BOOST_TEST(descents(again, bin_capacity<ordered_node>()) == 0u);
+   free_one_by_one(a, again);
+   other.next();   // it frees its nodes
+   other.join();   // (and its bin goes back)
+   expect_every_block_goes_back<ordered_node>();
 }
 
 BOOST_AUTO_TEST_CASE(a_pool_whose_nodes_all_wait_in_its_depot_starts_over)

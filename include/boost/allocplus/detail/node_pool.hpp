@@ -38,6 +38,7 @@
 // shared ones put a lock or per-thread magazines in front of it.
 
 #include <boost/allocplus/detail/config.hpp>
+#include <boost/allocplus/detail/address_order.hpp>
 #include <boost/allocplus/core/dlmalloc.h>
 #include <boost/allocplus/core/detail/free_list.h>
 #include <boost/allocplus/detail/pool_node_checks.hpp>
@@ -658,36 +659,8 @@ private:
    // freed twice (reported).
    void put_in_address_order(std::vector<char *> &nodes) noexcept
    {
-      const auto range = std::minmax_element(nodes.begin(), nodes.end(), std::less<char *>());
-      const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(*range.first);
-      const std::size_t words = (reinterpret_cast<std::uintptr_t>(*range.second) - low) / align_ / 64 + 1;
-      std::vector<std::uint64_t> places;
-      if (words <= 8 * nodes.size()) {
-         try {
-            places.resize(words);
-         } catch (...) {
-         }
-      }
-      if (places.empty()) {
-         std::sort(nodes.begin(), nodes.end(), std::less<char *>());
-         const auto twice = std::adjacent_find(nodes.begin(), nodes.end());
-         if (BOOST_UNLIKELY(twice != nodes.end())) report_double_free(*twice);
-         put_back_in_order(nodes);
-         return;
-      }
-      for (char *n : nodes) {
-         const std::size_t place = (reinterpret_cast<std::uintptr_t>(n) - low) / align_;
-         const std::uint64_t bit = std::uint64_t(1) << (place % 64);
-         if (BOOST_UNLIKELY(places[place / 64] & bit)) report_double_free(n);
-         places[place / 64] |= bit;
-      }
-      for (std::size_t w = words; w-- != 0;) {
-         for (std::uint64_t bits = places[w]; bits != 0;) {
-            const unsigned top = 63u - static_cast<unsigned>(__builtin_clzll(bits));
-            bits &= ~(std::uint64_t(1) << top);
-            push_free(reinterpret_cast<char *>(low + (w * 64 + top) * align_));
-         }
-      }
+      visit_in_descending_address_order(
+         nodes, align_, [this](char *n) { push_free(n); }, [this](char *n) { report_double_free(n); });
    }
 
    // Moves every node of the free list and of the list set aside into nodes (unmarked), and

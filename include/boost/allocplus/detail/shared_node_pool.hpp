@@ -14,7 +14,11 @@
 // Between the bins and the pool, a node pool keeps a depot of whole magazines (Bonwick's depot,
 // as the core's thread caches have): a full bin's older magazine goes there, and an empty bin
 // takes the magazine parked last, each a list moved whole under the lock, its nodes neither
-// walked nor put back one by one on the pool's list. Nodes a bin takes from the pool go into it
+// walked nor put back one by one on the pool's list. The depot has a lane for each thread
+// (eight; more threads share them): a thread takes back the magazines it parked before any
+// other thread's, and another's only when its own lane is empty (depot_lane). A lane that has
+// taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, is
+// put in address order when its thread next takes from it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it
 // last first, so that the bin hands them out in the pool's order (a new block's: address order;
 // handed out reversed, a bin's worth at a time, they made a list churn over the shared pool 1.6x
 // slower to walk). A burst (version 2) is made under the lock
@@ -25,8 +29,9 @@
 // without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
 // A depot that holds most of a mostly free pool, and more than a cache (a long-lived pool whose
-// containers died), goes back to the pool at the next refill, in one walk, and the pool hands
-// all its free nodes out in address order from then on (give_depot_back_in_order_locked).
+// containers died), goes back to the pool at the next refill of a thread whose lane is empty,
+// in one walk, and the pool hands all its free nodes out in address order from then on
+// (give_depot_back_in_order_locked).
 //
 // A free node carries the pool's mark wherever it waits (a thread's bin, the depot, the pool's
 // list), so a node freed twice is reported at constant cost in every build (glibc's tcache key).
@@ -38,17 +43,20 @@
 
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/allocplus/core/dlmalloc.h>
+#include <boost/allocplus/detail/address_order.hpp>
 #include <boost/allocplus/detail/node_burst.hpp>
 #include <boost/allocplus/detail/node_pool.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <new>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace boost { namespace allocplus { namespace detail {
 
@@ -231,6 +239,25 @@ private:
       std::size_t length;
    };
 
+   // The depot's lanes: a thread parks its magazines in a lane of its own and takes them back
+   // first, so that the nodes a thread frees are the nodes it gets back, in the lines and pages
+   // of its own containers. Magazines taken in any thread's order gave each thread nodes lying
+   // between the other's live ones: two threads churning lists over one pool took 5-6 times
+   // mimalloc's time a node from the second round on (the lines moved between the cores at
+   // every write, and the pool's list, walked under the lock, missed at every node). A thread
+   // whose lane is empty takes from the fullest lane (a thread that only frees feeds one that
+   // only allocates); threads beyond the lanes share them.
+   // (bench/results/2026-12-01-vm-depot-lanes-ab.md)
+   struct depot_lane {
+      const void *owner = nullptr;     // the bin (of a thread) whose lane it is; null: nobody's
+      magazine *slots = nullptr;       // (from the core; immortal, as the pool)
+      std::size_t size = 0;            // magazines it has room for
+      std::size_t count = 0;           // magazines in it
+      std::size_t nodes = 0;           // the nodes they hold
+      std::size_t parked_unordered = 0;   // nodes parked since the lane was last put in order
+   };
+   static constexpr std::size_t lane_count = 8;
+
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
    using thread_bin = ba_detail_cache_bin;
 #else
@@ -363,18 +390,57 @@ private:
 
    // Returns: whether the depot has room for one more magazine, its array grown if need be.
    // Precondition: the lock is held.
-   bool depot_has_room_locked() noexcept
+   bool lane_has_room_locked(depot_lane &lane) noexcept
    {
       if (!keeps_depot) return false;
-      if (depot_count_ != depot_size_) return true;
-      const std::size_t size = depot_size_ ? 2 * depot_size_ : 64;
+      if (lane.count != lane.size) return true;
+      const std::size_t size = lane.size ? 2 * lane.size : 64;
       auto *grown = static_cast<magazine *>(ba_malloc(size * sizeof(magazine)));
       if (!grown) return false;
-      if (depot_count_) std::memcpy(static_cast<void *>(grown), depot_, depot_count_ * sizeof(magazine));
-      ba_free(depot_);
-      depot_ = grown;
-      depot_size_ = size;
+      if (lane.count) std::memcpy(static_cast<void *>(grown), lane.slots, lane.count * sizeof(magazine));
+      ba_free(lane.slots);
+      lane.slots = grown;
+      lane.size = size;
       return true;
+   }
+
+   // The lane a thread's bin parks its magazines in: its own, else one nobody's magazines are in
+   // (made its own), else one shared with another thread. Precondition: the lock is held.
+   depot_lane *lane_to_park_in_locked(const void *bin) noexcept
+   {
+      depot_lane *empty = nullptr;
+      for (depot_lane &lane : lanes_) {
+         if (lane.owner == bin) return &lane;
+         if (!empty && lane.count == 0) empty = &lane;
+      }
+      if (empty) {
+         empty->owner = bin;
+         empty->parked_unordered = 0;
+         return empty;
+      }
+      return &lanes_[(reinterpret_cast<std::uintptr_t>(bin) >> 6) % lane_count];
+   }
+
+   // The lane a thread's bin (null: a burst's, which has none) takes magazines from: its own when
+   // it holds any, else the one holding the most nodes; null when the depot is empty.
+   // Precondition: the lock is held.
+   depot_lane *lane_to_take_from_locked(const void *bin) noexcept
+   {
+      depot_lane *fullest = nullptr;
+      for (depot_lane &lane : lanes_) {
+         if (lane.count == 0) continue;
+         if (bin && lane.owner == bin) return &lane;
+         if (!fullest || lane.nodes > fullest->nodes) fullest = &lane;
+      }
+      return fullest;
+   }
+
+   void park_locked(depot_lane &lane, const magazine &m) noexcept
+   {
+      lane.slots[lane.count++] = m;
+      lane.nodes += m.length;
+      ++depot_count_;
+      depot_nodes_ += m.length;
    }
 
    // Under valgrind the threads' bins stay empty: every node goes to and from the pool, where
@@ -390,24 +456,30 @@ private:
 
    unsigned batch() const noexcept { return magazine_nodes(pool_.node_size()); }
 
-   // Takes up to n nodes from the depot's magazines, the one parked last first (a magazine
-   // partly taken stays, shorter), onto the list `taken` (linked through first words).
+   // Takes up to n nodes from the depot's magazines, the one parked last first, from the lane of
+   // `bin` (a thread's; null: none) while it has any, else from the fullest (a magazine partly
+   // taken stays, shorter), onto the list `taken` (linked through first words).
    // Returns: the nodes taken. Precondition: the lock is held.
-   BOOST_NOINLINE std::size_t take_from_depot_locked(std::size_t n, void *&taken) noexcept
+   BOOST_NOINLINE std::size_t take_from_depot_locked(std::size_t n, void *&taken, const void *bin = nullptr) noexcept
    {
       std::size_t got = 0;
       while (got != n && depot_count_ != 0) {
-         magazine &m = depot_[depot_count_ - 1];
+         depot_lane &lane = *lane_to_take_from_locked(bin);
+         magazine &m = lane.slots[lane.count - 1];
          for (; got != n && m.length != 0; ++got) {
             void *node = m.first;
             m.first = --m.length != 0 ? pool_.next_free(node) : nullptr;
+            --lane.nodes;
             --depot_nodes_;
             pool_.unpoison(node);
             pool_.unmark_free(node);
             *static_cast<void **>(node) = taken;
             taken = node;
          }
-         if (m.length == 0) --depot_count_;
+         if (m.length == 0) {
+            --lane.count;
+            --depot_count_;
+         }
       }
       return got;
    }
@@ -489,10 +561,14 @@ private:
    // with nodes from the pool. Precondition: the lock is held.
    void refill_bin_locked(ba_detail_cache_bin *bin) noexcept
    {
-      if (bin->head == nullptr && depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked())
+      depot_lane *lane = bin->head == nullptr ? lane_to_take_from_locked(bin) : nullptr;
+      if (lane && lane->owner != bin && depot_holds_a_mostly_free_pool_locked()) {
          give_depot_back_in_order_locked();
-      if (bin->head == nullptr && depot_count_ != 0) {
-         const magazine m = pop_magazine_locked();
+         lane = nullptr;
+      }
+      if (lane) {
+         if (lane->owner == bin && lane_wants_order_locked(*lane)) put_lane_in_order_locked(*lane);
+         const magazine m = pop_magazine_locked(*lane);
          bin->head = m.first;
          bin->room = bin->limit - static_cast<unsigned>(m.length);
       }
@@ -500,7 +576,7 @@ private:
       unsigned held = bin->limit - bin->room;
       if (held < half && depot_count_ != 0) {
          void *taken = nullptr;
-         take_from_depot_locked(half - held, taken);
+         take_from_depot_locked(half - held, taken, bin);
          while (taken) put_in_bin(bin, pop_taken(taken));
          held = bin->limit - bin->room;
       }
@@ -544,10 +620,11 @@ private:
       void *older = pool_.next_free(last_kept);
       ba_detail_link_store(last_kept, nullptr);
       const std::size_t count = bin->limit - keep;
-      if (older && depot_has_room_locked()) {
+      depot_lane *lane = older ? lane_to_park_in_locked(bin) : nullptr;
+      if (lane && lane_has_room_locked(*lane)) {
          // (Its links are checked as its nodes come out of a bin again, one by one.)
-         depot_[depot_count_++] = magazine{older, count};
-         depot_nodes_ += count;
+         park_locked(*lane, magazine{older, count});
+         lane->parked_unordered += count;
          bin->room += static_cast<unsigned>(count);
       } else {
          bin->room += static_cast<unsigned>(return_nodes_locked(older, count));
@@ -595,37 +672,119 @@ private:
    }
 
    // Calls give(node) for every node of the depot's last eight magazines, which it takes off the
-   // depot. The magazines are walked side by side, each next node fetched while the others' are
-   // read: a walk of one list at a time waits for every node in turn. Precondition: the lock is held.
+   // depot, each node taken out of the depot (unpoisoned, unmarked: a free node the pool takes
+   // back). Precondition: the lock is held.
    template <class Give>
    void walk_magazines_locked(Give give) noexcept
    {
-      constexpr std::size_t lanes = 8;
-      parked_walk walks[lanes];
+      walk_eight_magazines_locked([this] { return depot_count_ != 0 ? pop_magazine_locked() : magazine{nullptr, 0}; },
+                                  [this, &give](void *node) {
+                                     pool_.unpoison(node);
+                                     pool_.unmark_free(node);
+                                     give(node);
+                                  });
+   }
+
+   // Calls visit(node) for every node of up to eight magazines taken by pop() (a magazine of no
+   // nodes: none left), the nodes left as they wait (marked, poisoned). The magazines are walked
+   // side by side, each next node fetched while the others' are read: a walk of one list at a
+   // time waits for every node in turn. Precondition: the lock is held.
+   template <class Pop, class Visit>
+   void walk_eight_magazines_locked(Pop pop, Visit visit) noexcept
+   {
+      constexpr std::size_t ways = 8;
+      parked_walk walks[ways];
       std::size_t used = 0;
-      for (; used != lanes && depot_count_ != 0; ++used) {
-         const magazine m = pop_magazine_locked();
-         walks[used] = parked_walk{m.first, m.length};
-      }
+      for (magazine m; used != ways && (m = pop()).length != 0; ++used) walks[used] = parked_walk{m.first, m.length};
       for (bool more = true; more;) {
          more = false;
          for (std::size_t i = 0; i != used; ++i) {
-            if (void *node = take_parked(walks[i])) {
-               __builtin_prefetch(walks[i].node);
-               give(node);
-               more = true;
-            }
+            parked_walk &w = walks[i];
+            if (w.left == 0 || !w.node) continue;
+            void *node = w.node;
+            w.node = --w.left != 0 ? pool_.next_free(node) : nullptr;
+            __builtin_prefetch(w.node);
+            visit(node);
+            more = true;
          }
       }
    }
 
    // The magazine parked last, taken off the depot. Precondition: the lock is held; the depot
    // is not empty.
-   magazine pop_magazine_locked() noexcept
+   magazine pop_magazine_locked(depot_lane &lane) noexcept
    {
-      const magazine m = depot_[--depot_count_];
+      const magazine m = lane.slots[--lane.count];
+      lane.nodes -= m.length;
+      --depot_count_;
       depot_nodes_ -= m.length;
       return m;
+   }
+   magazine pop_magazine_locked() noexcept { return pop_magazine_locked(*lane_to_take_from_locked(nullptr)); }
+
+   // A lane of a thread's own is put in order when the nodes parked in it since it was last
+   // ordered are more than a cache holds (1 MiB) and at least half of it (each node parked is
+   // ordered about twice at most), and it holds at least as many nodes as are in use (a
+   // container died and the next will be built from its nodes; a lane that feeds a container
+   // that stays is used in the order its nodes were freed, the last freed, still in the cache,
+   // first: ordering it cost lists of shared_ptr 1.16x the time a node). Precondition: the lock
+   // is held.
+   bool lane_wants_order_locked(const depot_lane &lane) const noexcept
+   {
+      if constexpr (keeps_depot) {
+         return lane.parked_unordered * pool_.node_size() >= depot_return_bytes
+             && 2 * lane.parked_unordered >= lane.nodes && lane.nodes >= pool_.nodes_in_use() - depot_nodes_;
+      } else {
+         (void)lane;
+         return false;   // (no lane holds anything)
+      }
+   }
+
+   // Puts the nodes of a lane in address order, as magazines of a batch: the lowest
+   // magazine on top, each one's list running up in address. The nodes stay where they are (the
+   // lane's, free, marked). Without memory for an array of them, the lane stays as it is.
+   // A node found twice was parked twice (freed twice: reported). Precondition: the lock is held.
+   void put_lane_in_order_locked(depot_lane &lane) noexcept
+   {
+      lane.parked_unordered = 0;
+      std::vector<char *> nodes;
+      try {
+         nodes.reserve(lane.nodes);
+      } catch (...) {
+         return;
+      }
+      // Magazines of a batch (what a bin's refill takes at once), and no more of them than the
+      // lane had: its array has room for those.
+      const std::size_t had = lane.count;
+      const std::size_t per_magazine = std::max<std::size_t>(batch(), (lane.nodes + had - 1) / had);
+      walk_lane_locked(lane, [&](void *node) { nodes.push_back(static_cast<char *>(node)); });
+      void *first = nullptr;
+      std::size_t length = 0;
+      visit_in_descending_address_order(
+         nodes, pool_.node_alignment(),
+         [&](char *node) {
+            // (Highest first: each node goes in front of the one above it.)
+            pool_.unpoison(node);
+            ba_detail_link_store(node, first);
+            pool_.poison(node);
+            first = node;
+            if (++length == per_magazine) {
+               park_locked(lane, magazine{first, length});
+               first = nullptr;
+               length = 0;
+            }
+         },
+         [&](char *node) { pool_.report("double free of a node (parked twice in the depot)", node); });
+      if (length != 0) park_locked(lane, magazine{first, length});
+   }
+
+   // Calls visit(node) for every node of the lane's magazines, which it takes off the lane, the
+   // nodes left as they wait. Precondition: the lock is held.
+   template <class Visit>
+   void walk_lane_locked(depot_lane &lane, Visit visit) noexcept
+   {
+      while (lane.count != 0)
+         walk_eight_magazines_locked([&] { return lane.count != 0 ? pop_magazine_locked(lane) : magazine{nullptr, 0}; }, visit);
    }
 
    // Gives the depot's magazines back to the pool, in one burst: the pool then orders them, or
@@ -676,10 +835,9 @@ private:
    mutable int lock_ = 0;
    unsigned cls_ = 0;   // the core's class: the threads' bins of this pool (0: none)
    Pool pool_;
-   magazine *depot_ = nullptr;    // the depot's array (from the core; immortal, as the pool), under lock_
-   std::size_t depot_size_ = 0;   // magazines it has room for
-   std::size_t depot_count_ = 0;  // magazines in it
-   std::size_t depot_nodes_ = 0;  // the nodes they hold
+   depot_lane lanes_[lane_count];   // the depot, under lock_
+   std::size_t depot_count_ = 0;    // magazines in it (every lane's)
+   std::size_t depot_nodes_ = 0;    // the nodes they hold
 };
 
 using shared_node_pool = shared_pool<node_pool>;
