@@ -17,9 +17,9 @@
 // walked nor put back one by one on the pool's list. The depot has a lane for each thread
 // (eight; more threads share them): a thread takes back the magazines it parked before any
 // other thread's, and another's only when its own lane is empty (depot_lane). A lane that has
-// taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, is
-// put in address order when its thread next takes from it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it
-// last first, so that the bin hands them out in the pool's order (a new block's: address order;
+// taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, and
+// holds as many nodes as are in use, is put in address order when its thread next takes from
+// it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it last first, so that the bin hands them out in the pool's order (a new block's: address order;
 // handed out reversed, a bin's worth at a time, they made a list churn over the shared pool 1.6x
 // slower to walk). A burst (version 2) is made under the lock
 // from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
@@ -29,8 +29,8 @@
 // without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
 // A depot that holds most of a mostly free pool, and more than a cache (a long-lived pool whose
-// containers died), goes back to the pool at the next refill of a thread whose lane is empty,
-// in one walk, and the pool hands all its free nodes out in address order from then on
+// containers died), goes back to the pool at the next refill of a thread whose lane is empty
+// (or the next burst), in one walk, and the pool hands all its free nodes out in address order from then on
 // (give_depot_back_in_order_locked).
 //
 // A free node carries the pool's mark wherever it waits (a thread's bin, the depot, the pool's
@@ -312,7 +312,7 @@ private:
       const int locked = lock();
       note_how_locked(locked, routed);
       if (depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked()) give_depot_back_in_order_locked();
-      const std::size_t from_depot = depot_count_ != 0 ? take_from_depot_locked(n, taken) : 0;
+      const std::size_t from_depot = depot_count_ != 0 ? take_from_depot_locked(n, taken, bin) : 0;
       const bool whole = take_more_nodes(pool_, n - from_depot, taken);
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
       if (whole && bin) refill_bin_locked(bin);
@@ -388,7 +388,7 @@ private:
 #endif
    }
 
-   // Returns: whether the depot has room for one more magazine, its array grown if need be.
+   // Returns: whether the lane has room for one more magazine, its array grown if need be.
    // Precondition: the lock is held.
    bool lane_has_room_locked(depot_lane &lane) noexcept
    {
@@ -418,10 +418,13 @@ private:
          empty->parked_unordered = 0;
          return empty;
       }
-      return &lanes_[(reinterpret_cast<std::uintptr_t>(bin) >> 6) % lane_count];
+      // (A thread's bins lie at one offset in a record of pages of its own: the page's number,
+      // mixed, picks the lane.)
+      const std::uint64_t mixed = (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(bin)) >> 12) * 0x9E3779B97F4A7C15u;
+      return &lanes_[(mixed >> 56) % lane_count];
    }
 
-   // The lane a thread's bin (null: a burst's, which has none) takes magazines from: its own when
+   // The lane a thread's bin (null: none, a burst's under the lock) takes magazines from: its own when
    // it holds any, else the one holding the most nodes; null when the depot is empty.
    // Precondition: the lock is held.
    depot_lane *lane_to_take_from_locked(const void *bin) noexcept
@@ -556,9 +559,9 @@ private:
    }
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   // Fills the thread's empty bin up to half: with the magazine the depot parked last, whole;
-   // topped up from the depot's next magazines when that one was left short by a burst; then
-   // with nodes from the pool. Precondition: the lock is held.
+   // Fills the thread's empty bin up to half: with the magazine its lane (else the fullest lane)
+   // parked last, whole; topped up from the next magazines when that one was left short by a
+   // burst; then with nodes from the pool. Precondition: the lock is held.
    void refill_bin_locked(ba_detail_cache_bin *bin) noexcept
    {
       depot_lane *lane = bin->head == nullptr ? lane_to_take_from_locked(bin) : nullptr;
@@ -710,8 +713,8 @@ private:
       }
    }
 
-   // The magazine parked last, taken off the depot. Precondition: the lock is held; the depot
-   // is not empty.
+   // The magazine parked last in the lane (the no-argument form: in the fullest lane), taken off
+   // the depot. Precondition: the lock is held; the lane (the depot) is not empty.
    magazine pop_magazine_locked(depot_lane &lane) noexcept
    {
       const magazine m = lane.slots[--lane.count];
@@ -732,7 +735,7 @@ private:
    bool lane_wants_order_locked(const depot_lane &lane) const noexcept
    {
       if constexpr (keeps_depot) {
-         return lane.parked_unordered * pool_.node_size() >= depot_return_bytes
+         return lane.parked_unordered * pool_.node_size() >= depot_return_bytes && lane.nodes <= lane_order_max_nodes
              && 2 * lane.parked_unordered >= lane.nodes && lane.nodes >= pool_.nodes_in_use() - depot_nodes_;
       } else {
          (void)lane;
@@ -758,6 +761,9 @@ private:
       const std::size_t had = lane.count;
       const std::size_t per_magazine = std::max<std::size_t>(batch(), (lane.nodes + had - 1) / had);
       walk_lane_locked(lane, [&](void *node) { nodes.push_back(static_cast<char *>(node)); });
+      // (The highest magazine is parked first: it takes what does not fill one, so that every
+      // magazine a refill takes, lowest first, is whole.)
+      std::size_t wanted = nodes.size() % per_magazine != 0 ? nodes.size() % per_magazine : per_magazine;
       void *first = nullptr;
       std::size_t length = 0;
       visit_in_descending_address_order(
@@ -768,10 +774,11 @@ private:
             ba_detail_link_store(node, first);
             pool_.poison(node);
             first = node;
-            if (++length == per_magazine) {
+            if (++length == wanted) {
                park_locked(lane, magazine{first, length});
                first = nullptr;
                length = 0;
+               wanted = per_magazine;
             }
          },
          [&](char *node) { pool_.report("double free of a node (parked twice in the depot)", node); });
@@ -819,6 +826,9 @@ private:
       }
    }
    static constexpr std::size_t depot_return_bytes = std::size_t(1) << 20;
+   // The most nodes a lane is ordered with (an array of them and their bits, under the lock: a
+   // bigger lane stays in the order its nodes were freed), as node_pool orders a list whole.
+   static constexpr std::size_t lane_order_max_nodes = std::size_t(1) << 22;
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
    // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
