@@ -111,6 +111,9 @@ public:
    using parameters = std::size_t;   // the nodes a block holds
    using statistics_type = node_pool_statistics;
    static constexpr bool keeps_depot = true;   // whole magazines wait in the shared pool's depot (shared_node_pool.hpp)
+   //! The most nodes put in address order at once (an array of them and their bits, in one
+   //! step): a bigger list is ordered a slice at a time, a bigger depot lane not at all.
+   static constexpr std::size_t order_whole_nodes = std::size_t(1) << 22;
 
    //! Requires: node_alignment is a power of two; nodes_per_block > 0; owner (the allocator's
    //!   name, for reports) outlives the pool.
@@ -529,9 +532,8 @@ private:
       far_frees_ = 0;
    }
 
-   // The most far links (and nodes) of a list ordered whole; the nodes of a slice.
+   // The most far links of a list ordered whole; the nodes of a slice.
    static constexpr std::size_t order_whole_far_links = 65536;
-   static constexpr std::size_t order_whole_nodes = std::size_t(1) << 22;
    static constexpr std::size_t order_slice = 4096;
 
    // The list set aside by consider_setting_aside, or its next slice, in address order on the

@@ -83,9 +83,8 @@ public:
    //!   pools.
    Pool &pool_for(std::size_t size, std::size_t alignment)
    {
-      entry *e = recent_[slot_of(size)];
-      if (BOOST_LIKELY(e != nullptr && e->serves(size, alignment))) return e->pool;
-      return pool_for_slow(size, alignment);
+      if (Pool *p = find(size, alignment)) return *p;
+      return make_pool(size, alignment);
    }
 
    //! Returns: the pool of nodes of (size, alignment), or null.
@@ -160,9 +159,8 @@ private:
    static constexpr std::size_t slots = 16;
    static constexpr std::size_t slot_of(std::size_t size) noexcept { return (size >> 3) % slots; }
 
-   BOOST_NOINLINE Pool &pool_for_slow(std::size_t size, std::size_t alignment)
+   BOOST_NOINLINE Pool &make_pool(std::size_t size, std::size_t alignment)
    {
-      if (Pool *p = find_slow(size, alignment)) return *p;
       entry *e = new (std::nothrow) entry(owner_, size, alignment, params_);
       if (!e) throw_bad_alloc();
       e->next = first_;

@@ -19,9 +19,9 @@
 // other thread's, and another's only when its own lane is empty (depot_lane). A lane that has
 // taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, and
 // holds as many nodes as are in use, is put in address order when its thread next takes from
-// it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it last first, so that the bin hands them out in the pool's order (a new block's: address order;
-// handed out reversed, a bin's worth at a time, they made a list churn over the shared pool 1.6x
-// slower to walk). A burst (version 2) is made under the lock
+// it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it last first, so that
+// the bin hands them out in the pool's order (a new block's: address order; handed out reversed,
+// a bin's worth at a time, they made a list churn over the shared pool 1.6x slower to walk). A burst (version 2) is made under the lock
 // from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
 // and a bin that takes it is topped up from the next ones), then from the pool; while threads
 // contend for the lock, through the threads' bins (bursts_through_bins). The depot's nodes
@@ -30,8 +30,8 @@
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
 // A depot that holds most of a mostly free pool, and more than a cache (a long-lived pool whose
 // containers died), goes back to the pool at the next refill of a thread whose lane is empty
-// (or the next burst), in one walk, and the pool hands all its free nodes out in address order from then on
-// (give_depot_back_in_order_locked).
+// (or the next burst), in one walk, and the pool hands all its free nodes out in address order
+// from then on (give_depot_back_in_order_locked).
 //
 // A free node carries the pool's mark wherever it waits (a thread's bin, the depot, the pool's
 // list), so a node freed twice is reported at constant cost in every build (glibc's tcache key).
@@ -643,13 +643,21 @@ private:
       std::size_t left;
    };
 
-   // The walk's next node, ready for the pool's deallocate (its link checked before it is
-   // followed), or null at the walk's end.
-   void *take_parked(parked_walk &walk) const noexcept
+   // The walk's next node, left as it waits (its link checked before it is followed), or null
+   // at the walk's end.
+   void *next_parked(parked_walk &walk) const noexcept
    {
       if (walk.left == 0 || !walk.node) return nullptr;
-      void *given = walk.node;
-      walk.node = --walk.left != 0 ? pool_.next_free(given) : nullptr;
+      void *node = walk.node;
+      walk.node = --walk.left != 0 ? pool_.next_free(node) : nullptr;
+      return node;
+   }
+
+   // The walk's next node, ready for the pool's deallocate, or null at the walk's end.
+   void *take_parked(parked_walk &walk) const noexcept
+   {
+      void *given = next_parked(walk);
+      if (!given) return nullptr;
       pool_.unpoison(given);
       pool_.unmark_free(given);   // (the pool marks it again, once it has checked it is not marked)
       return given;
@@ -702,13 +710,11 @@ private:
       for (bool more = true; more;) {
          more = false;
          for (std::size_t i = 0; i != used; ++i) {
-            parked_walk &w = walks[i];
-            if (w.left == 0 || !w.node) continue;
-            void *node = w.node;
-            w.node = --w.left != 0 ? pool_.next_free(node) : nullptr;
-            __builtin_prefetch(w.node);
-            visit(node);
-            more = true;
+            if (void *node = next_parked(walks[i])) {
+               __builtin_prefetch(walks[i].node);
+               visit(node);
+               more = true;
+            }
          }
       }
    }
@@ -735,7 +741,7 @@ private:
    bool lane_wants_order_locked(const depot_lane &lane) const noexcept
    {
       if constexpr (keeps_depot) {
-         return lane.parked_unordered * pool_.node_size() >= depot_return_bytes && lane.nodes <= lane_order_max_nodes
+         return lane.parked_unordered * pool_.node_size() >= depot_return_bytes && lane.nodes <= Pool::order_whole_nodes
              && 2 * lane.parked_unordered >= lane.nodes && lane.nodes >= pool_.nodes_in_use() - depot_nodes_;
       } else {
          (void)lane;
@@ -826,9 +832,6 @@ private:
       }
    }
    static constexpr std::size_t depot_return_bytes = std::size_t(1) << 20;
-   // The most nodes a lane is ordered with (an array of them and their bits, under the lock: a
-   // bigger lane stays in the order its nodes were freed), as node_pool orders a list whole.
-   static constexpr std::size_t lane_order_max_nodes = std::size_t(1) << 22;
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
    // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
