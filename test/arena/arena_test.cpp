@@ -160,14 +160,60 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
    const ba::arena_statistics s = a.statistics();
    BOOST_TEST(s.bytes_allocated == 0u);
    BOOST_TEST(s.bytes_available == s.buffer_size);
-   // Freed in no particular order, the blocks sit in the free stores; merged, they are one run
-   // ending at the bump pointer: the whole buffer is bump room again.
+   // Freed in no particular order, the blocks went to the free stores until the last one: the
+   // arena was then empty, and the whole buffer is bump room again.
+   BOOST_TEST(s.free_blocks_in_slots == 0u);
+   BOOST_TEST(s.free_blocks_in_tree == 0u);
+   BOOST_TEST(s.largest_free_block == s.buffer_size - 16);
    const ba::arena_defragment_result r = a.defragment();
-   BOOST_TEST(r.free_blocks_before > 0u);
-   BOOST_TEST(r.free_blocks_after == 0u);
-   BOOST_TEST(r.bytes_returned_to_bump > 0u);
-   BOOST_TEST(r.largest_free_block_after == s.buffer_size - 16);
+   BOOST_TEST(r.free_blocks_before == 0u);
+   BOOST_TEST(r.bytes_returned_to_bump == 0u);
    BOOST_TEST(a.verify());
+}
+
+// The last live block freed, an arena of one region starts again from its buffer's start: its
+// free lists and tree are emptied (their blocks are in the bump room now), and the next blocks
+// come from the bump pointer in address order.
+BOOST_AUTO_TEST_CASE(freeing_the_last_live_block_empties_an_arena_of_one_region)
+{
+   alignas(16) static unsigned char buffer[1 << 16];
+   ba::arena a(buffer, sizeof buffer);
+   for (int round = 0; round != 3; ++round) {
+      void *small[8], *large = a.allocate(20000);
+      for (void *&p : small) p = a.allocate(48);
+      BOOST_TEST(static_cast<unsigned char *>(large) == buffer + 16);   // the buffer's first block, every round
+      for (int i = 1; i != 8; ++i) BOOST_TEST(small[i] > small[i - 1]);
+      a.deallocate(large);
+      for (int i = 0; i != 7; ++i) a.deallocate(small[i]);
+      BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
+      BOOST_TEST(a.free_blocks_of_size(64) == 7u);
+      a.deallocate(small[7]);
+      const ba::arena_statistics s = a.statistics();
+      BOOST_TEST(s.live_blocks == 0u);
+      BOOST_TEST(s.free_blocks_in_slots == 0u);
+      BOOST_TEST(s.free_blocks_in_tree == 0u);
+      BOOST_TEST(a.free_blocks_of_size(64) == 0u);
+      BOOST_TEST(s.bytes_available == s.buffer_size);
+      BOOST_TEST(s.largest_free_block == s.buffer_size - 16);
+      BOOST_TEST(a.verify());
+   }
+}
+
+// An arena of several regions keeps its free blocks filed when its last live block is freed:
+// the regions' blocks stay where they are until release().
+BOOST_AUTO_TEST_CASE(freeing_the_last_live_block_of_an_arena_of_several_regions_files_it)
+{
+   alignas(16) static unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer, ba_default_heap());
+   std::vector<void *> blocks;
+   while (a.statistics().regions < 2) blocks.push_back(a.allocate(48));
+   for (void *p : blocks) a.deallocate(p);
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.live_blocks == 0u);
+   BOOST_TEST(s.regions == 2u);
+   BOOST_TEST(s.free_blocks_in_slots > 0u);
+   BOOST_TEST(a.verify());
+   a.release();
 }
 
 BOOST_AUTO_TEST_CASE(defragment_merges_adjacent_free_blocks_and_gives_the_tail_to_the_bump_pointer)
@@ -709,6 +755,10 @@ BOOST_AUTO_TEST_CASE(an_exhausted_upstream_gives_null_or_bad_alloc_and_container
 
 // ---- misuse -----------------------------------------------------------------------------------
 
+// What a free of a pointer that is no live block of the arena reports.
+const char *const not_a_live_block =
+   "ba::arena::deallocate: a block freed twice, not from this arena, or its header overwritten";
+
 #if BOOST_ALLOCPLUS_CHECKED || defined(BOOST_ALLOCPLUS_CORE_ASAN)
 
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported)
@@ -723,7 +773,7 @@ BOOST_AUTO_TEST_CASE(a_double_free_is_reported)
          a.deallocate(p);
          a.deallocate(p);
       },
-      "ba::arena::deallocate: a block freed twice, or not from this arena",
+      not_a_live_block,
       buffer + 16);
 }
 
@@ -737,7 +787,7 @@ BOOST_AUTO_TEST_CASE(a_foreign_pointer_is_reported)
          (void)a.allocate(64);
          a.deallocate(&elsewhere[2]);
       },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", &elsewhere[2]);
+      not_a_live_block, &elsewhere[2]);
 }
 
 // A pointer into none of a growing arena's regions, even one inside a region's memory (its
@@ -761,7 +811,7 @@ BOOST_AUTO_TEST_CASE(a_pointer_into_no_region_of_a_growing_arena_is_reported)
    };
    unsigned char *const record = scenario(false);
    allocplus_test::expect_report([&] { (void)scenario(true); },
-                                 "ba::arena::deallocate: a block freed twice, or not from this arena", record);
+                                 not_a_live_block, record);
 }
 
 #endif
@@ -1088,7 +1138,7 @@ void lead_rewritten_then_freed(std::uint32_t lead)
 BOOST_AUTO_TEST_CASE(a_live_header_rewritten_by_an_overrun_is_reported_in_every_build)
 {
    allocplus_test::expect_report([] { lead_rewritten_then_freed(0x10000000u); },
-                                 "ba::arena::deallocate: a block freed twice, or not from this arena",
+                                 not_a_live_block,
                                  lead_test_second_user);
 }
 
@@ -1097,45 +1147,77 @@ BOOST_AUTO_TEST_CASE(a_live_header_rewritten_by_an_overrun_is_reported_in_every_
 BOOST_AUTO_TEST_CASE(a_live_header_whose_lead_is_off_the_granule_is_reported_in_every_build)
 {
    allocplus_test::expect_report([] { lead_rewritten_then_freed(8); },
-                                 "ba::arena::deallocate: a block freed twice, or not from this arena",
+                                 not_a_live_block,
                                  lead_test_second_user);
 }
+
+// size_rewritten_then_freed(size): the second of four 64-byte blocks (80 bytes each with their
+// headers; the third full of the user's bytes) is freed with its header's size rewritten.
+namespace {
+
+void size_rewritten_then_freed(std::uintptr_t size)
+{
+   ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+   (void)a.allocate(64);
+   void *second = a.allocate(64);
+   void *third = a.allocate(64);
+   (void)a.allocate(64);   // so that the third block does not end at the bump pointer
+   std::memset(third, 0xAB, 64);
+   write_after_free(static_cast<std::uintptr_t *>(second) - 2, size);
+   a.deallocate(second);
+}
+
+} // namespace
 
 // A size that reaches past the bump pointer (the free's fast path takes blocks of the current
 // region up to 16 KiB): filed, it would hand out the bump room twice.
 BOOST_AUTO_TEST_CASE(a_live_header_whose_size_reaches_past_the_bump_pointer_is_reported_in_every_build)
 {
-   allocplus_test::expect_report(
-      [] {
-         ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
-         (void)a.allocate(64);
-         void *second = a.allocate(64);
-         (void)a.allocate(64);
-         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
-         write_after_free(header, std::uintptr_t(4096));   // 4 KiB from the second block: past the third
-         a.deallocate(second);
-      },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", lead_test_second_user);
+   allocplus_test::expect_report([] { size_rewritten_then_freed(4096); }, not_a_live_block, lead_test_second_user);
 }
 
-// A size rewritten to end inside the next block (a live one, full of the user's bytes): freed,
-// the block would take the neighbour's first bytes with it, and a later allocation would hand
-// them out while the neighbour still uses them. The block's end must be a block's start.
+// A size rewritten to end inside the next block (a live one): freed, the block would take the
+// neighbour's first bytes with it, and a later allocation would hand them out while the
+// neighbour still uses them. The size no longer matches the header's tag.
 BOOST_AUTO_TEST_CASE(a_live_header_whose_size_ends_inside_its_neighbour_is_reported_in_every_build)
 {
-   allocplus_test::expect_report(
-      [] {
-         ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
-         (void)a.allocate(64);
-         void *second = a.allocate(64);
-         void *third = a.allocate(64);
-         (void)a.allocate(64);   // so that the third block does not end at the bump pointer
-         std::memset(third, 0xAB, 64);
-         std::uintptr_t *header = static_cast<std::uintptr_t *>(second) - 2;
-         write_after_free(header, std::uintptr_t(112));   // 80 bytes of its own, 32 of the third's
-         a.deallocate(second);
-      },
-      no_block_after, lead_test_buffer + 80 + 112);
+   allocplus_test::expect_report([] { size_rewritten_then_freed(112); },   // 80 bytes of its own, 32 of the third's
+                                 not_a_live_block, lead_test_second_user);
+}
+
+// A size one granule short (an off-by-one write of the block before into its low byte): the tag
+// covers every bit of the size.
+BOOST_AUTO_TEST_CASE(a_live_header_whose_size_lost_a_granule_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { size_rewritten_then_freed(64); }, not_a_live_block, lead_test_second_user);
+}
+
+// An overrun of a block into the next block's header: checked builds find it when the block
+// that overran is freed (the header after it is no block's); every build finds it when the
+// block whose header it rewrote is freed (its tag).
+BOOST_AUTO_TEST_CASE(an_overrun_into_the_next_header_is_reported_at_the_first_free_that_reads_it)
+{
+   const auto overrun_then_free = [](bool free_the_overrun_block_first) {
+      ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+      (void)a.allocate(64);
+      void *second = a.allocate(64);
+      void *third = a.allocate(64);
+      (void)a.allocate(64);
+      std::uintptr_t *third_header = static_cast<std::uintptr_t *>(third) - 2;
+      write_after_free(third_header, std::uintptr_t(0x4141414141414141));   // the size, as a string overrun writes it
+      if (free_the_overrun_block_first) a.deallocate(second);
+      a.deallocate(third);
+   };
+   allocplus_test::expect_report([&] { overrun_then_free(false); },
+                                 not_a_live_block,
+                                 static_cast<const void *>(lead_test_buffer + 160 + 16));
+#if BOOST_ALLOCPLUS_CHECKED
+   allocplus_test::expect_report([&] { overrun_then_free(true); }, no_block_after, lead_test_buffer + 160);
+#else
+   allocplus_test::expect_report([&] { overrun_then_free(true); },
+                                 not_a_live_block,
+                                 static_cast<const void *>(lead_test_buffer + 160 + 16));
+#endif
 }
 
 // A pointer above the bump pointer whose header still says "live" (the arena released since):
@@ -1154,7 +1236,7 @@ BOOST_AUTO_TEST_CASE(a_stale_pointer_above_the_bump_pointer_is_reported_in_every
          (void)a.allocate(64);
          a.deallocate(third);
       },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 160 + 16);
+      not_a_live_block, buffer + 160 + 16);
 }
 
 BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
@@ -1168,7 +1250,7 @@ BOOST_AUTO_TEST_CASE(a_double_free_is_reported_in_every_build)
          a.deallocate(p);
          a.deallocate(p);
       },
-      "ba::arena::deallocate: a block freed twice, or not from this arena", buffer + 16);
+      not_a_live_block, buffer + 16);
 }
 
 BOOST_AUTO_TEST_CASE(defragment_reports_a_free_block_overwritten)

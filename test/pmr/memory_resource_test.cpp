@@ -521,7 +521,7 @@ BOOST_AUTO_TEST_CASE(the_pools_misuse_checks_are_reached_through_the_resources)
    void *c = r.allocate(40, 8);
    void *d = r.allocate(40, 8);   // (so that c does not go back to the bump pointer)
    allocplus_test::expect_report([&] { r.deallocate(c, 40, 8); r.deallocate(c, 40, 8); },
-                                 "ba::arena::deallocate: a block freed twice, or not from this arena", c);
+                                 "ba::arena::deallocate: a block freed twice, not from this arena, or its header overwritten", c);
    r.deallocate(c, 40, 8);
    r.deallocate(d, 40, 8);
 }

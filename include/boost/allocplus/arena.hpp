@@ -20,6 +20,7 @@
 #include <boost/allocplus/detail/single_thread_guard.hpp>
 #include <boost/allocplus/detail/throw_exception.hpp>
 #include <boost/allocplus/detail/usage_error.hpp>
+#include <boost/core/bit.hpp>                  // countr_zero: the slot table's filled lists
 
 #include <cstddef>
 #include <cstdint>
@@ -164,7 +165,9 @@ public:
    }
 
    //! Effects: frees block p of this arena (null: nothing): back to the bump pointer if it ends
-   //!   there, else into its slot list or the tree.
+   //!   there, else into its slot list or the tree. When p was the last live block of an arena
+   //!   that has one region (its buffer, or the one region it grew), the arena is empty again:
+   //!   the whole region is bump room, its free lists and tree are emptied.
    //! Checked builds: a pointer this arena did not give out, or one freed already, stops the
    //!   program through the diagnostic handler ("ba::arena::deallocate: ...").
    //! Complexity: constant for blocks up to 16 KiB, logarithmic in the tree's size above; for a
@@ -245,7 +248,7 @@ public:
 #endif
       give_back_regions();
       forget_free_blocks();
-      live_blocks_ = bytes_allocated_ = bytes_overhead_ = 0;
+      live_blocks_ = lead_bytes_ = 0;
       start();
    }
 
@@ -286,7 +289,7 @@ public:
    std::size_t free_blocks_of_size(std::size_t block_bytes) const noexcept
    {
       if (block_bytes % detail::arena_granule != 0 || block_bytes > slot_limit) return 0;
-      return slot_counts_[block_bytes / detail::arena_granule];
+      return slots_[block_bytes / detail::arena_granule].count;
    }
 
    //! Returns: the arena's metrics. Complexity: a scan of the slot table (1025 entries) and of
@@ -299,15 +302,15 @@ public:
          s.upstream_bytes += r.bytes;
       }
       s.regions = regions_.size();
-      s.bytes_allocated = bytes_allocated_;
+      s.bytes_allocated = bytes_allocated();
       s.bytes_available = free_bytes_ + bump_room();
-      s.bytes_overhead = bytes_overhead_;
+      s.bytes_overhead = live_blocks_ * detail::arena_header_size + lead_bytes_;
       s.live_blocks = live_blocks_;
       s.free_blocks_in_tree = tree_blocks_;
       std::size_t largest = bump_room();
       for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
-         s.free_blocks_in_slots += slot_counts_[i];
-         if (slot_counts_[i] != 0 && i * detail::arena_granule > largest) largest = i * detail::arena_granule;
+         s.free_blocks_in_slots += slots_[i].count;
+         if (slots_[i].count != 0 && i * detail::arena_granule > largest) largest = i * detail::arena_granule;
       }
       if (!tree_.empty() && tree_.rbegin()->header.size > largest) largest = tree_.rbegin()->header.size;
       s.largest_free_block = largest < detail::arena_min_block ? 0 : largest - detail::arena_header_size;
@@ -339,7 +342,7 @@ public:
              !ring_sound(t, listed, in_tree))
             return false;
       }
-      return in_tree == tree_blocks_ && live == live_blocks_ && allocated == bytes_allocated_ && free_bytes == free_bytes_ && listed == free_bytes_;
+      return in_tree == tree_blocks_ && live == live_blocks_ && allocated == bytes_allocated() && free_bytes == free_bytes_ && listed == free_bytes_;
    }
 
 private:
@@ -358,7 +361,7 @@ private:
             ++n;
             listed += b->header.size;
          }
-         if (n != slot_counts_[i]) return false;
+         if (n != slots_[i].count || (n != 0 && (slots_filled_[i / word_bits] >> (i % word_bits) & 1) == 0)) return false;
       }
       return true;
    }
@@ -406,7 +409,7 @@ private:
       for (const unsigned char *b = r.begin; b != top;) {
          if (!block_start_sound(b, top)) return false;
          const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
-         if (h->state == detail::arena_live) {
+         if (is_live(b)) {
             ++totals.live;
             totals.allocated += h->size;
          } else {
@@ -555,7 +558,7 @@ private:
    {
       for (unsigned char *b = r.begin; b != top_of(r); b += reinterpret_cast<detail::arena_header *>(b)->size) {
          const detail::arena_header *h = reinterpret_cast<detail::arena_header *>(b);
-         if (h->state == detail::arena_live) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
+         if (is_live(b)) detail::arena_vg_take_back(b + h->lead + detail::arena_header_size);
       }
    }
 #endif
@@ -578,9 +581,18 @@ private:
 
    std::size_t bump_room() const noexcept { return static_cast<std::size_t>(end_ - bump_); }
 
+   // The live blocks' bytes: every region's blocks but the free ones. Derived, not counted, so
+   // that an allocation and a free update no byte counts but the free bytes'.
+   std::size_t bytes_allocated() const noexcept
+   {
+      std::size_t in_blocks = 0;
+      for (const detail::arena_region &r : regions_) in_blocks += static_cast<std::size_t>(top_of(r) - r.begin);
+      return in_blocks - free_bytes_;
+   }
+
    detail::arena_slot_block *slot_head(std::size_t index) const noexcept
    {
-      return reinterpret_cast<detail::arena_slot_block *>(slot_heads_[index]);
+      return reinterpret_cast<detail::arena_slot_block *>(slots_[index].head);
    }
 
    // A free block of exactly `need` bytes (split from a larger one if need be), or null.
@@ -615,13 +627,13 @@ private:
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN unsigned char *pop_slot(std::size_t index) noexcept
    {
-      if (slot_heads_[index] == 0) return nullptr;
+      if (slots_[index].head == 0) return nullptr;
       detail::arena_slot_block *b = slot_head(index);
       if (BOOST_UNLIKELY(!slot_block_sound(b, index))) report_corrupted(b);
       void *next = ba_detail_link_load(&b->link);
       if (BOOST_UNLIKELY(next != nullptr && !block_in_arena(next))) report_corrupted(b);
-      slot_heads_[index] = reinterpret_cast<std::size_t>(next);
-      --slot_counts_[index];
+      slots_[index].head = reinterpret_cast<std::size_t>(next);
+      --slots_[index].count;
       free_bytes_ -= b->header.size;
       return reinterpret_cast<unsigned char *>(b);
    }
@@ -691,13 +703,12 @@ private:
       const std::uint32_t lead =
          static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
       const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
-                                        detail::arena_live};
+                                        live_tag(start, size)};
       detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
       ++live_blocks_;
-      bytes_allocated_ += size;
-      bytes_overhead_ += detail::arena_header_size + lead;
+      if (lead != 0) lead_bytes_ += lead;   // (0 where the fast path inlines this)
       BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));
       BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<void *>(user),
                                      size - lead - detail::arena_header_size);
@@ -733,8 +744,9 @@ private:
       const std::size_t index = size / detail::arena_granule;
       ba_detail_link_store(&b->link, slot_head(index));
       b->check = check_word(b, size);
-      slot_heads_[index] = reinterpret_cast<std::size_t>(b);
-      ++slot_counts_[index];
+      slots_[index].head = reinterpret_cast<std::size_t>(b);
+      ++slots_[index].count;
+      slots_filled_[index / word_bits] |= std::size_t(1) << (index % word_bits);
       BOOST_ALLOCPLUS_ARENA_POISON(start, size);
    }
 
@@ -768,8 +780,11 @@ private:
    // Empties the slot table and the tree (the blocks stay where they are, marked free).
    void forget_free_blocks() noexcept
    {
-      for (std::size_t &s : slot_heads_) s = 0;
-      for (std::size_t &c : slot_counts_) c = 0;
+      for (std::size_t w = 0; w != slot_words; ++w) {
+         for (std::size_t bits = slots_filled_[w]; bits != 0; bits &= bits - 1)
+            slots_[w * word_bits + static_cast<std::size_t>(boost::core::countr_zero(bits))] = detail::arena_slot_list();
+         slots_filled_[w] = 0;
+      }
       tree_.clear();
       tree_blocks_ = 0;
       free_bytes_ = 0;
@@ -813,7 +828,7 @@ private:
             sound = place <= detail::arena_in_ring &&
                     reinterpret_cast<const detail::arena_tree_block *>(b)->check == tree_check_word(b, size, place);
          }
-      } else if (h->state != detail::arena_live) {
+      } else if (!is_live(b)) {
          sound = false;
       }
       if (BOOST_UNLIKELY(!sound)) report_corrupted(b);
@@ -857,8 +872,9 @@ private:
          detail::arena_vg_resize(user, user_before, kept - h->lead - detail::arena_header_size);
       }
       h->size = kept;
+      h->state = live_tag(start, kept);
       reinterpret_cast<detail::arena_header *>(start)->size = kept;
-      bytes_allocated_ = bytes_allocated_ - old + kept;
+      reinterpret_cast<detail::arena_header *>(start)->state = h->state;
       BOOST_ALLOCPLUS_ARENA_UNPOISON(user, kept - h->lead - detail::arena_header_size);
       return true;
    }
@@ -926,10 +942,10 @@ private:
          if (BOOST_UNLIKELY(after != nullptr && !block_in_arena(after))) report_corrupted(x);
          if (reinterpret_cast<unsigned char *>(x) == b) {
             if (before == nullptr)
-               slot_heads_[index] = reinterpret_cast<std::size_t>(after);
+               slots_[index].head = reinterpret_cast<std::size_t>(after);
             else
                ba_detail_link_store(&before->link, after);   // its check word covers its address and size only
-            --slot_counts_[index];
+            --slots_[index].count;
             return true;
          }
          before = x;
@@ -1200,17 +1216,35 @@ private:
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       if (size > slot_limit || start + size == bump_) return false;
       retire_live_block(p, h);
-      push_slot(start, size);
+      if (BOOST_UNLIKELY(live_blocks_ == 0))
+         give_back_last(start, size);
+      else
+         push_slot(start, size);
       return true;
    }
 
    BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
    {
-      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, or not from this arena");
+      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, not from this arena, or its header overwritten");
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       const std::size_t size = h->size;
       retire_live_block(p, h);
-      give_back(start, size);
+      if (live_blocks_ == 0)
+         give_back_last(start, size);
+      else
+         give_back(start, size);
+   }
+
+   // The free of the arena's last live block (at `start`, `size` bytes): in an arena of one
+   // region, every block is free, and the region is bump room again, its free stores emptied (a
+   // container built and destroyed over and over takes its nodes from the bump pointer, in
+   // address order, every time); in an arena of several, give_back (their free blocks are filed
+   // in the same stores, and regions are given back by release() only).
+   BOOST_NOINLINE void give_back_last(unsigned char *start, std::size_t size) noexcept
+   {
+      if (regions_.size() != 1 || &*regions_.begin() != current_) return give_back(start, size);
+      forget_free_blocks();
+      move_bump_to(begin_);
    }
 
    // Live block p (header h) stops being live, in its header and in the counts.
@@ -1219,14 +1253,13 @@ private:
       detail::arena_vg_take_back(p);
       h->state = detail::arena_free;
       --live_blocks_;
-      bytes_allocated_ -= h->size;
-      bytes_overhead_ -= detail::arena_header_size + h->lead;
+      if (h->lead != 0) lead_bytes_ -= h->lead;
    }
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *reallocate_unguarded(void *p, std::size_t size) noexcept
    {
       if (p == nullptr) return allocate_unguarded(size, default_alignment);
-      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, or not from this arena");
+      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, not from this arena, or its header overwritten");
       const std::size_t alignment = std::size_t(1) << h->align_log2;
       std::size_t need;
       if (!block_bytes_for(size, alignment, need)) return nullptr;
@@ -1241,7 +1274,7 @@ private:
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_unguarded(void *p, std::size_t size) noexcept
    {
-      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, or not from this arena");
+      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, not from this arena, or its header overwritten");
       std::size_t need;
       return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
    }
@@ -1278,58 +1311,84 @@ private:
                                  "overwritten by an overflow, or a write after free?)", end);
    }
 
-   // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
-   // region, its block live, and the block its header describes within them and followed by a
-   // block (block_ends_at_a_block): what checked_header checks, in a form the free's fast path
-   // can branch on.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_block_sound(const void *p, const unsigned char *begin,
-                                                             const unsigned char *top) noexcept
+   // A live block's header tag (the state of both its headers): its start and size mixed with
+   // the arena's key, odd (a free block's state is even). An overrun that rewrites a header, or a
+   // stale or forged pointer whose bytes before it look like one, fails to match it but for one
+   // chance in 32768 (the key is not in the arena's memory), so the free of a block checks its
+   // own header, at constant cost, instead of reading its neighbour's (a cache line the free
+   // would not touch otherwise: a third of a random-order erase's time in a map).
+   std::uint16_t live_tag(const unsigned char *start, std::size_t size) const noexcept
    {
-      if (!live_header_sound(p, begin, top)) return false;
-      const detail::arena_header *h = header_of(p);
-      return block_ends_at_a_block(reinterpret_cast<const unsigned char *>(h) - h->lead, h->size, top);
+      // One multiply: a change in any bit of start or size changes the product's top bits.
+      const std::uintptr_t mixed = (reinterpret_cast<std::uintptr_t>(start) ^ key_ ^ (size << 20)) *
+                                   static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+      return static_cast<std::uint16_t>(mixed >> (8 * sizeof(std::uintptr_t) - 16)) | 1u;
+   }
+
+   // Whether the header at b (a block's start) is a live block's.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool is_live(const unsigned char *b) const noexcept
+   {
+      const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
+      return h->state == live_tag(b, h->size);
    }
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
-   // region (p within them), its block live, and the block its header describes within them (an
-   // overrun that rewrote the header must not make the free file a block elsewhere). Size and
-   // lead must be whole granules: the block then starts on one, which hand_out relies on.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool live_header_sound(const void *p, const unsigned char *begin,
-                                                              const unsigned char *top) noexcept
+   // region, its block live, and (checked builds) followed by a block (block_ends_at_a_block):
+   // what checked_header checks, in a form the free's fast path can branch on.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool live_block_sound(const void *p, const unsigned char *begin,
+                                                      const unsigned char *top) const noexcept
+   {
+      if (!live_header_sound(p, begin, top)) return false;
+#if BOOST_ALLOCPLUS_CHECKED
+      const detail::arena_header *h = header_of(p);
+      return block_ends_at_a_block(reinterpret_cast<const unsigned char *>(h) - h->lead, h->size, top);
+#else
+      return true;
+#endif
+   }
+
+   // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
+   // region (p within them), its block live (its tag matches), and the block its header describes
+   // within them (a header that matches its tag by chance must still not make the free file a
+   // block elsewhere). Size and lead must be whole granules: the block then starts on one, which
+   // hand_out relies on.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool live_header_sound(const void *p, const unsigned char *begin,
+                                                       const unsigned char *top) const noexcept
    {
       const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
       const std::uintptr_t first_user = reinterpret_cast<std::uintptr_t>(begin) + detail::arena_header_size;
       if (a < first_user || a >= reinterpret_cast<std::uintptr_t>(top) || a % detail::arena_granule != 0) return false;
       const detail::arena_header *h = header_of(p);
-      return h->state == detail::arena_live && (h->size | h->lead) % detail::arena_granule == 0 &&
+      const unsigned char *start = reinterpret_cast<const unsigned char *>(h) - h->lead;
+      return h->state == live_tag(start, h->size) && (h->size | h->lead) % detail::arena_granule == 0 &&
              h->size >= detail::arena_min_block && h->lead <= a - first_user &&
-             h->size <= static_cast<std::size_t>(top - (reinterpret_cast<const unsigned char *>(h) - h->lead));
+             h->size <= static_cast<std::size_t>(top - start);
    }
 
    // Whether the block [start, start + size) ends at top or where another block starts, as glibc
-   // checks the chunk after one freed: a size rewritten by an overflow to end inside the next
-   // block would otherwise free that block's first bytes with it, and hand them out again.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool block_ends_at_a_block(const unsigned char *start, std::size_t size,
-                                                                  const unsigned char *top) noexcept
+   // checks the chunk after one freed: the header after it rewritten by an overrun of this block
+   // is found at this block's free, before that block's own free would find it. (Checked builds
+   // on the free's fast path, and every build where the free has to look up the region.)
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool block_ends_at_a_block(const unsigned char *start, std::size_t size,
+                                                           const unsigned char *top) const noexcept
    {
       return start + size == top || block_start_sound(start + size, top);
    }
 
    // Whether the bytes at b (a granule below top) start a block: a live or free header whose
    // size keeps the block below top.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN static bool block_start_sound(const unsigned char *b, const unsigned char *top) noexcept
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool block_start_sound(const unsigned char *b, const unsigned char *top) const noexcept
    {
       const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
-      return (h->state == detail::arena_live || h->state == detail::arena_free) &&
-             h->size % detail::arena_granule == 0 && h->size >= detail::arena_min_block &&
-             h->size <= static_cast<std::size_t>(top - b);
+      return h->size % detail::arena_granule == 0 && h->size >= detail::arena_min_block &&
+             h->size <= static_cast<std::size_t>(top - b) && (h->state == detail::arena_free || is_live(b));
    }
 
    const char *live_blocks_message() const noexcept
    {
       static thread_local char text[128];
       std::snprintf(text, sizeof text, "ba::arena: destroyed with %zu live blocks (%zu bytes)", live_blocks_,
-                    bytes_allocated_);
+                    bytes_allocated());
       return text;
    }
 
@@ -1346,14 +1405,18 @@ private:
    unsigned char *end_ = nullptr;
    unsigned char *bump_ = nullptr;
    std::size_t live_blocks_ = 0;
-   std::size_t bytes_allocated_ = 0;
-   std::size_t bytes_overhead_ = 0;
+   std::size_t lead_bytes_ = 0;   // the live blocks' leads (the bytes their alignment skipped)
    std::size_t free_bytes_ = 0;
    std::uintptr_t key_ = 0;   // of the check words of free blocks (make_key)
    detail::arena_tree tree_;                  // one free block of each size over slot_limit
    std::size_t tree_blocks_ = 0;              // those and the blocks in their rings
-   std::size_t slot_heads_[detail::arena_slot_count] = {};    // slot lists' first blocks (addresses)
-   std::size_t slot_counts_[detail::arena_slot_count] = {};
+   detail::arena_slot_list slots_[detail::arena_slot_count] = {};   // the slot table, by size / 16
+   // A bit for each slot list that had a block since forget_free_blocks last emptied the table:
+   // what it clears, so that an arena emptied often (give_back_last) does not clear the whole
+   // table (16 KiB) each time.
+   static constexpr std::size_t word_bits = 8 * sizeof(std::size_t);
+   static constexpr std::size_t slot_words = (detail::arena_slot_count + word_bits - 1) / word_bits;
+   std::size_t slots_filled_[slot_words] = {};
 };
 
 }} // namespace boost::allocplus

@@ -135,16 +135,15 @@ inline constexpr std::size_t arena_min_block = 32;          // a header and a fr
 inline constexpr std::size_t arena_slot_limit = 16 * 1024;  // larger free blocks go to the tree
 inline constexpr std::size_t arena_slot_count = arena_slot_limit / arena_granule + 1;   // index: size / 16
 
-// Distinct, unlikely values, so that a checked build tells a live block from a freed one and
-// from bytes that were never a header.
-inline constexpr std::uint16_t arena_live = 0xA11Cu;
+// A free block's state: even, so that it is never a live block's tag (odd: the arena's
+// live_tag). A block taken into another has state 0, neither.
 inline constexpr std::uint16_t arena_free = 0xF4EEu;
 
 struct arena_header {
    std::size_t size;          // bytes of the whole block: headers, lead and user bytes
    std::uint32_t lead;        // bytes from the block's start to the header before the user pointer
    std::uint16_t align_log2;  // the alignment asked for, kept so a move keeps it (a free tree block: arena_in_tree or arena_in_ring)
-   std::uint16_t state;       // arena_live or arena_free
+   std::uint16_t state;       // a live block's tag (its start and size, keyed), or arena_free
 };
 static_assert(sizeof(arena_header) == arena_header_size, "a header is one granule");
 
@@ -156,6 +155,13 @@ struct arena_slot_block {
    std::uintptr_t check;
 };
 static_assert(sizeof(arena_slot_block) == arena_min_block, "the smallest block is a slot block");
+
+// One entry of the slot table: the first free block of a size (its address; 0: none) and how many
+// the list holds, side by side, so that a free or an allocation touches one cache line of it.
+struct arena_slot_list {
+   std::size_t head = 0;
+   std::size_t count = 0;
+};
 
 // The free blocks over the slot limit of one size form a ring (Boost.Intrusive's circular list
 // algorithms over these links); the tree holds one block of each size and the others hang in its
