@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <cstring>
 #include <deque>
 #include <list>
@@ -184,19 +185,64 @@ BOOST_AUTO_TEST_CASE(freeing_the_last_live_block_empties_an_arena_of_one_region)
       BOOST_TEST(static_cast<unsigned char *>(large) == buffer + 16);   // the buffer's first block, every round
       for (int i = 1; i != 8; ++i) BOOST_TEST(small[i] > small[i - 1]);
       a.deallocate(large);
-      for (int i = 0; i != 7; ++i) a.deallocate(small[i]);
+      // small[1..6] to their slot list, small[7] to the bump pointer, small[0] last: its free is
+      // the fast path's (a block of a slot class, not at the bump end).
+      for (int i = 1; i != 8; ++i) a.deallocate(small[i]);
       BOOST_TEST(a.statistics().free_blocks_in_tree == 1u);
-      BOOST_TEST(a.free_blocks_of_size(64) == 7u);
-      a.deallocate(small[7]);
+      BOOST_TEST(a.free_blocks_of_size(64) == 6u);
+      a.deallocate(small[0]);
       const ba::arena_statistics s = a.statistics();
       BOOST_TEST(s.live_blocks == 0u);
       BOOST_TEST(s.free_blocks_in_slots == 0u);
       BOOST_TEST(s.free_blocks_in_tree == 0u);
       BOOST_TEST(a.free_blocks_of_size(64) == 0u);
       BOOST_TEST(s.bytes_available == s.buffer_size);
+      BOOST_TEST(s.bytes_allocated == 0u);
+      BOOST_TEST(s.bytes_overhead == 0u);
       BOOST_TEST(s.largest_free_block == s.buffer_size - 16);
       BOOST_TEST(a.verify());
    }
+   // A small block comes from the bump pointer at the buffer's start, not from a free list (the
+   // six blocks of 64 bytes freed above would hand out the last one freed).
+   void *p = a.allocate(48);
+   BOOST_TEST(static_cast<unsigned char *>(p) == buffer + 16);
+   // The blocks of the rounds before lie past the bump pointer: no longer the arena's blocks
+   // (owns), still in its memory (contains: a resource over the arena sends their frees to it).
+   BOOST_TEST(!a.owns(buffer + 16 + 20016 + 16));
+   BOOST_TEST(a.contains(buffer + 16 + 20016 + 16));
+   BOOST_TEST(a.contains(buffer + sizeof buffer - 1));
+   BOOST_TEST(!a.contains(buffer + sizeof buffer));
+   static unsigned char elsewhere[16];
+   BOOST_TEST(!a.contains(elsewhere));
+   a.deallocate(p);
+}
+
+// The same for an arena without a buffer, whose one region came from the upstream, and with an
+// over-aligned block (a lead) freed last: its lead no longer counts as overhead.
+BOOST_AUTO_TEST_CASE(freeing_the_last_live_block_empties_an_arena_grown_once)
+{
+   ba::arena a(ba_default_heap());
+   void *first = a.allocate(48);
+   void *aligned = a.allocate(100, 256);
+   void *last = a.allocate(48);   // (so that the aligned block does not end at the bump pointer)
+   ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.regions == 1u);
+   const std::size_t lead = static_cast<std::size_t>(static_cast<unsigned char *>(aligned) - 16 -
+                                                     (static_cast<unsigned char *>(first) + 48));
+   BOOST_TEST(s.bytes_overhead == 3 * 16 + lead);
+   BOOST_TEST(s.bytes_allocated == 64 + (16 + lead + a.capacity(aligned)) + 64);
+   a.deallocate(first);
+   a.deallocate(last);
+   a.deallocate(aligned);
+   s = a.statistics();
+   BOOST_TEST(s.live_blocks == 0u);
+   BOOST_TEST(s.bytes_overhead == 0u);
+   BOOST_TEST(s.bytes_allocated == 0u);
+   BOOST_TEST(s.free_blocks_in_slots == 0u);
+   BOOST_TEST(s.bytes_available == s.buffer_size);
+   BOOST_TEST(a.allocate(48) == first);   // the region's start again
+   BOOST_TEST(a.verify());
+   a.release();
 }
 
 // An arena of several regions keeps its free blocks filed when its last live block is freed:
@@ -474,6 +520,7 @@ void churn_with_patterns(ba::arena &a, int count)
       unsigned char *p = static_cast<unsigned char *>(a.allocate(size, alignment));
       BOOST_TEST_REQUIRE(aligned(p, alignment));
       BOOST_TEST_REQUIRE(a.owns(p));
+      BOOST_TEST_REQUIRE(a.contains(p));
       live.push_back({p, size, next_fill++});
       fill(live.back());
       if (step % 3 == 2) {
@@ -1190,6 +1237,118 @@ BOOST_AUTO_TEST_CASE(a_live_header_whose_size_ends_inside_its_neighbour_is_repor
 BOOST_AUTO_TEST_CASE(a_live_header_whose_size_lost_a_granule_is_reported_in_every_build)
 {
    allocplus_test::expect_report([] { size_rewritten_then_freed(64); }, not_a_live_block, lead_test_second_user);
+}
+
+// ---- a header that matches its tag is still bounded ----------------------------------------
+
+
+namespace boost { namespace allocplus { namespace detail {
+// What an overrun would need the key for: a header's tag, made here to test the checks that
+// stand behind it (a header that matches its tag by one chance in 32768).
+struct arena_test_access {
+   static std::uint16_t live_tag(const arena &a, const void *start, std::size_t size, std::uint16_t align_log2)
+   {
+      return a.live_tag(static_cast<const unsigned char *>(start), size, align_log2);
+   }
+};
+}}} // namespace boost::allocplus::detail
+
+namespace {
+
+// The header before `user` rewritten as an overrun would: size, lead, alignment, and the tag
+// they make with the block's start (user - 16 - lead), so that it matches.
+void forge_live_header(const ba::arena &a, void *user, std::size_t size, std::uint32_t lead, std::uint16_t align_log2)
+{
+   std::uintptr_t *header = static_cast<std::uintptr_t *>(user) - 2;
+   const std::uint16_t tag =
+      ba::detail::arena_test_access::live_tag(a, reinterpret_cast<unsigned char *>(header) - lead, size, align_log2);
+   write_after_free(header, size);
+   write_after_free(header + 1, lead | std::uintptr_t(align_log2) << 32 | std::uintptr_t(tag) << 48);
+}
+
+// forged_then_freed(size, lead, align_log2): the second of four 64-byte blocks freed with its
+// header rewritten to the one given, its tag made to match.
+void forged_then_freed(std::size_t size, std::uint32_t lead, std::uint16_t align_log2)
+{
+   ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+   (void)a.allocate(64);
+   void *second = a.allocate(64);
+   (void)a.allocate(64);
+   (void)a.allocate(64);
+   forge_live_header(a, second, size, lead, align_log2);
+   a.deallocate(second);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_whose_size_reaches_past_the_bump_pointer_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { forged_then_freed(4096, 0, 4); }, not_a_live_block, lead_test_second_user);
+}
+
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_whose_size_is_no_whole_granule_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { forged_then_freed(88, 0, 4); }, not_a_live_block, lead_test_second_user);
+}
+
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_whose_size_is_under_a_block_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { forged_then_freed(16, 0, 4); }, not_a_live_block, lead_test_second_user);
+}
+
+// A lead of a whole alignment: the block would start at the first block's last 16 bytes.
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_whose_lead_is_not_under_its_alignment_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { forged_then_freed(80, 16, 4); }, not_a_live_block, lead_test_second_user);
+}
+
+// A lead reaching below the arena's first block.
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_whose_lead_reaches_below_the_arena_is_reported_in_every_build)
+{
+   allocplus_test::expect_report([] { forged_then_freed(80, 1u << 20, 21); }, not_a_live_block, lead_test_second_user);
+}
+
+// Sound, the same forged header is freed as the block it describes: the checks above are what
+// refused the others.
+BOOST_AUTO_TEST_CASE(a_header_matching_its_tag_and_sound_is_freed)
+{
+   ba::arena a(lead_test_buffer, sizeof lead_test_buffer);
+   void *first = a.allocate(64);
+   void *second = a.allocate(64);
+   void *third = a.allocate(64);
+   void *fourth = a.allocate(64);
+   forge_live_header(a, second, 80, 0, 4);
+   a.deallocate(second);
+   BOOST_TEST(a.free_blocks_of_size(80) == 1u);
+   BOOST_TEST(a.verify());
+   for (void *p : {first, third, fourth}) a.deallocate(p);
+}
+
+// An overrun that keeps a header's tag and rewrites its lead and size together: the lead adds
+// 2^24 (the start moves down 16 MiB) and the size's bit 4 flips. Were the tag made of one product
+// of start ^ size << 20, the two changes would cancel out for a start whose bit 24 is set, and
+// the free would file a block 16 MiB below, inside a live one.
+BOOST_AUTO_TEST_CASE(a_lead_and_a_size_rewritten_together_are_reported_in_every_build)
+{
+   constexpr std::size_t span = std::size_t(1) << 24;
+   std::unique_ptr<unsigned char[]> memory(new unsigned char[5 * span]);   // (its pages untouched but a few)
+   // The first block start at least 16 MiB up whose bit 24 is set: the victim's, after a filler.
+   const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(memory.get()) + 15) / 16 * 16;
+   const std::uintptr_t target = ((begin + span + 2 * span - 1) & ~(2 * span - 1)) | span;
+   unsigned char *const victim_user = reinterpret_cast<unsigned char *>(target) + 16;
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(memory.get(), 5 * span);
+         (void)a.allocate(target - begin - 16);
+         void *victim = a.allocate(64);
+         (void)a.allocate(64);
+         if (victim != victim_user) std::abort();   // (the report's text would not match)
+         std::uintptr_t *header = static_cast<std::uintptr_t *>(victim) - 2;
+         write_after_free(header, read_raw(header) ^ 16);          // size 80 -> 64
+         write_after_free(header + 1, read_raw(header + 1) + span);   // lead 0 -> 2^24, tag kept
+         a.deallocate(victim);
+      },
+      not_a_live_block, victim_user);
 }
 
 // An overrun of a block into the next block's header: checked builds find it when the block

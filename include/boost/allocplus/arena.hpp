@@ -58,12 +58,18 @@ struct arena_defragment_result {
    std::size_t largest_free_block_after = 0;   //!< and after
 };
 
+namespace detail {
+struct arena_test_access;   // (the tests' way to the header tags: defined by them only)
+} // namespace detail
+
 //! A heap over a caller's buffer: bump allocation, per-size-class free lists, a size-keyed tree of
 //! large free blocks, in-place reallocation at the bump end. With an upstream heap it grows: a
 //! request nothing in the arena can serve chains a new region from the upstream. Neither copyable
 //! nor movable (the allocators over it hold its address). Not for use from two threads at once:
 //! checked builds report a call from one thread while another is inside the arena.
 class arena {
+   friend struct detail::arena_test_access;
+
 public:
    //! The alignment of every block unless more is asked for.
    static constexpr std::size_t default_alignment = detail::arena_granule;
@@ -231,6 +237,18 @@ public:
       const unsigned char *c = static_cast<const unsigned char *>(p);
       const detail::arena_region *r = region_of(c);
       return r != nullptr && c >= r->begin + detail::arena_header_size;
+   }
+
+   //! Returns: whether p points into the arena's buffer or one of its regions, handed out or not
+   //!   (owns, and the room past the bump pointer: where the blocks of an arena emptied or
+   //!   released since were). A pointer for which this is true is the arena's to check and free.
+   //! Complexity: constant inside the current region, else logarithmic in the number of regions.
+   bool contains(const void *p) const noexcept
+   {
+      const unsigned char *c = static_cast<const unsigned char *>(p);
+      if (c >= begin_ && c < end_) return true;
+      const detail::arena_region *r = region_from(c);
+      return r != nullptr && c < r->end;
    }
 
    //! Effects: forgets every block, live or free, and gives every region back to the upstream:
@@ -470,10 +488,18 @@ private:
    // region_of, on the allocation fast path, stays small enough to be inlined).
    BOOST_NOINLINE const detail::arena_region *region_elsewhere_of(const unsigned char *c) const noexcept
    {
+      const detail::arena_region *r = region_from(c);
+      return r != nullptr && c < top_of(*r) ? r : nullptr;
+   }
+
+   // The region that begins last at or below c, or null: the one whose memory holds c if any.
+   // Logarithmic in the regions.
+   const detail::arena_region *region_from(const unsigned char *c) const noexcept
+   {
       auto it = regions_.upper_bound(c, detail::arena_region_address_less());
       if (it == regions_.begin()) return nullptr;
       --it;
-      return c >= it->begin && c < top_of(*it) ? &*it : nullptr;
+      return c >= it->begin ? &*it : nullptr;
    }
 
    // The bytes from b to the top of its region; 0 when b is in none.
@@ -563,6 +589,8 @@ private:
    }
 #endif
 
+   static constexpr std::uint16_t max_align_log2 = 30;   // the largest alignment an arena gives: 1 GiB
+
    // The block bytes for `size` user bytes at `alignment`: header, worst-case lead, rounding.
    // False for a non-power-of-two alignment or a size no buffer could hold.
    // (NO_ASAN: its callers are, and an instrumented function must not write into their frames:
@@ -572,7 +600,7 @@ private:
       if (!detail::is_power_of_two(alignment)) return false;
       if (alignment < default_alignment) alignment = default_alignment;
       const std::size_t extra = detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule;
-      if (size > static_cast<std::size_t>(-1) - extra || alignment > (std::size_t(1) << 30)) return false;
+      if (size > static_cast<std::size_t>(-1) - extra || alignment > (std::size_t(1) << max_align_log2)) return false;
       need = (size + detail::arena_header_size + (alignment - default_alignment) + detail::arena_granule - 1) /
              detail::arena_granule * detail::arena_granule;
       if (need < detail::arena_min_block) need = detail::arena_min_block;
@@ -703,7 +731,7 @@ private:
       const std::uint32_t lead =
          static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
       const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
-                                        live_tag(start, size)};
+                                        live_tag(start, size, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)))};
       detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
@@ -872,7 +900,7 @@ private:
          detail::arena_vg_resize(user, user_before, kept - h->lead - detail::arena_header_size);
       }
       h->size = kept;
-      h->state = live_tag(start, kept);
+      h->state = live_tag(start, kept, h->align_log2);
       reinterpret_cast<detail::arena_header *>(start)->size = kept;
       reinterpret_cast<detail::arena_header *>(start)->state = h->state;
       BOOST_ALLOCPLUS_ARENA_UNPOISON(user, kept - h->lead - detail::arena_header_size);
@@ -1239,10 +1267,11 @@ private:
    // region, every block is free, and the region is bump room again, its free stores emptied (a
    // container built and destroyed over and over takes its nodes from the bump pointer, in
    // address order, every time); in an arena of several, give_back (their free blocks are filed
-   // in the same stores, and regions are given back by release() only).
+   // in the same stores, and regions are given back by release() only). Instrumented under ASan,
+   // unlike the free's other steps: it calls the tree's clear() (see tree_insert).
    BOOST_NOINLINE void give_back_last(unsigned char *start, std::size_t size) noexcept
    {
-      if (regions_.size() != 1 || &*regions_.begin() != current_) return give_back(start, size);
+      if (regions_.size() != 1) return give_back(start, size);   // (one region: the current one)
       forget_free_blocks();
       move_bump_to(begin_);
    }
@@ -1311,17 +1340,21 @@ private:
                                  "overwritten by an overflow, or a write after free?)", end);
    }
 
-   // A live block's header tag (the state of both its headers): its start and size mixed with
-   // the arena's key, odd (a free block's state is even). An overrun that rewrites a header, or a
-   // stale or forged pointer whose bytes before it look like one, fails to match it but for one
-   // chance in 32768 (the key is not in the arena's memory), so the free of a block checks its
-   // own header, at constant cost, instead of reading its neighbour's (a cache line the free
-   // would not touch otherwise: a third of a random-order erase's time in a map).
-   std::uint16_t live_tag(const unsigned char *start, std::size_t size) const noexcept
+   // A live block's header tag (the state of both its headers): its start, size and alignment
+   // mixed with the arena's key, odd (a free block's state is even). An overrun that rewrites a
+   // header, or a stale or forged pointer whose bytes before it look like one, fails to match it
+   // but for one chance in 32768 (the key is not in the arena's memory), so the free of a block
+   // checks its own header, at constant cost, instead of reading its neighbour's (a cache line
+   // the free would not touch otherwise: a third of a random-order erase's time in a map). The
+   // start (with the key) is multiplied before the size and alignment are mixed in, and the
+   // whole again: in one product of their exclusive or, a start moved by d << 20 (through the
+   // lead) and a size changed by d would cancel out, whatever the key.
+   std::uint16_t live_tag(const unsigned char *start, std::size_t size, std::uint16_t align_log2) const noexcept
    {
-      // One multiply: a change in any bit of start or size changes the product's top bits.
-      const std::uintptr_t mixed = (reinterpret_cast<std::uintptr_t>(start) ^ key_ ^ (size << 20)) *
-                                   static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+      std::uintptr_t mixed = (reinterpret_cast<std::uintptr_t>(start) ^ key_) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+      // (A sound size is below 2^56: the alignment's bits do not meet its own.)
+      mixed = (mixed ^ size ^ (static_cast<std::uintptr_t>(align_log2) << 56)) *
+              static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full);
       return static_cast<std::uint16_t>(mixed >> (8 * sizeof(std::uintptr_t) - 16)) | 1u;
    }
 
@@ -1329,7 +1362,7 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool is_live(const unsigned char *b) const noexcept
    {
       const detail::arena_header *h = reinterpret_cast<const detail::arena_header *>(b);
-      return h->state == live_tag(b, h->size);
+      return h->state == live_tag(b, h->size, h->align_log2);
    }
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
@@ -1349,8 +1382,8 @@ private:
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
    // region (p within them), its block live (its tag matches), and the block its header describes
-   // within them (a header that matches its tag by chance must still not make the free file a
-   // block elsewhere). Size and lead must be whole granules: the block then starts on one, which
+   // within them, its lead below its alignment (a header that matches its tag by chance must
+   // still not make the free file a block elsewhere). Size and lead must be whole granules: the block then starts on one, which
    // hand_out relies on.
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool live_header_sound(const void *p, const unsigned char *begin,
                                                        const unsigned char *top) const noexcept
@@ -1360,8 +1393,9 @@ private:
       if (a < first_user || a >= reinterpret_cast<std::uintptr_t>(top) || a % detail::arena_granule != 0) return false;
       const detail::arena_header *h = header_of(p);
       const unsigned char *start = reinterpret_cast<const unsigned char *>(h) - h->lead;
-      return h->state == live_tag(start, h->size) && (h->size | h->lead) % detail::arena_granule == 0 &&
-             h->size >= detail::arena_min_block && h->lead <= a - first_user &&
+      return h->state == live_tag(start, h->size, h->align_log2) && (h->size | h->lead) % detail::arena_granule == 0 &&
+             h->size >= detail::arena_min_block && h->align_log2 <= max_align_log2 &&
+             h->lead < (std::size_t(1) << h->align_log2) && h->lead <= a - first_user &&
              h->size <= static_cast<std::size_t>(top - start);
    }
 

@@ -48,11 +48,12 @@ private:
       return upstream_->allocate(bytes, alignment);
    }
 
-   //! Effects: gives p back to the arena if it came from there (the arena's checks apply), else
-   //!   to upstream.
+   //! Effects: gives p back to the arena if it points into the arena's memory (the arena's checks
+   //!   apply: a block freed twice is reported, also when the arena was emptied since), else to
+   //!   upstream.
    void do_deallocate(void *p, std::size_t bytes, std::size_t alignment) override
    {
-      if (arena_.owns(p)) arena_.deallocate(p);
+      if (arena_.contains(p)) arena_.deallocate(p);
       else upstream_->deallocate(p, bytes, alignment);
    }
 
