@@ -360,7 +360,8 @@ public:
              !ring_sound(t, listed, in_tree))
             return false;
       }
-      return in_tree == tree_blocks_ && live == live_blocks_ && allocated == bytes_allocated() && free_bytes == free_bytes_ && listed == free_bytes_;
+      return in_tree == tree_blocks_ && live == live_blocks_ && allocated == bytes_allocated() &&
+             free_bytes == free_bytes_ && listed == free_bytes_;
    }
 
 private:
@@ -379,7 +380,7 @@ private:
             ++n;
             listed += b->header.size;
          }
-         if (n != slots_[i].count || (n != 0 && (slots_filled_[i / word_bits] >> (i % word_bits) & 1) == 0)) return false;
+         if (n != slots_[i].count || (n != 0 && !slot_list_marked(i))) return false;
       }
       return true;
    }
@@ -618,6 +619,10 @@ private:
       return in_blocks - free_bytes_;
    }
 
+   // The slot list of `index` in slots_filled_: its bit in word index / word_bits.
+   static std::size_t slot_bit(std::size_t index) noexcept { return std::size_t(1) << (index % word_bits); }
+   bool slot_list_marked(std::size_t index) const noexcept { return (slots_filled_[index / word_bits] & slot_bit(index)) != 0; }
+
    detail::arena_slot_block *slot_head(std::size_t index) const noexcept
    {
       return reinterpret_cast<detail::arena_slot_block *>(slots_[index].head);
@@ -730,8 +735,8 @@ private:
          detail::align_up(reinterpret_cast<std::uintptr_t>(start) + detail::arena_header_size, alignment);
       const std::uint32_t lead =
          static_cast<std::uint32_t>(user - detail::arena_header_size - reinterpret_cast<std::uintptr_t>(start));
-      const detail::arena_header header{size, lead, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)),
-                                        live_tag(start, size, static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment)))};
+      const auto align_log2 = static_cast<std::uint16_t>(detail::log2_of_power_of_two(alignment));
+      const detail::arena_header header{size, lead, align_log2, live_tag(start, size, align_log2)};
       detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
@@ -774,7 +779,7 @@ private:
       b->check = check_word(b, size);
       slots_[index].head = reinterpret_cast<std::size_t>(b);
       ++slots_[index].count;
-      slots_filled_[index / word_bits] |= std::size_t(1) << (index % word_bits);
+      slots_filled_[index / word_bits] |= slot_bit(index);
       BOOST_ALLOCPLUS_ARENA_POISON(start, size);
    }
 
@@ -1253,7 +1258,8 @@ private:
 
    BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
    {
-      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, not from this arena, or its header overwritten");
+      detail::arena_header *h = checked_header(p, "ba::arena::deallocate: a block freed twice, not from this arena, or its header "
+                                                      "overwritten");
       unsigned char *start = reinterpret_cast<unsigned char *>(h) - h->lead;
       const std::size_t size = h->size;
       retire_live_block(p, h);
@@ -1288,7 +1294,8 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *reallocate_unguarded(void *p, std::size_t size) noexcept
    {
       if (p == nullptr) return allocate_unguarded(size, default_alignment);
-      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, not from this arena, or its header overwritten");
+      detail::arena_header *h = checked_header(p, "ba::arena::reallocate: a block freed, not from this arena, or its header "
+                                                      "overwritten");
       const std::size_t alignment = std::size_t(1) << h->align_log2;
       std::size_t need;
       if (!block_bytes_for(size, alignment, need)) return nullptr;
@@ -1303,7 +1310,8 @@ private:
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool resize_unguarded(void *p, std::size_t size) noexcept
    {
-      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, not from this arena, or its header overwritten");
+      detail::arena_header *h = checked_header(p, "ba::arena::try_resize_in_place: a block freed, not from this arena, or its "
+                                                      "header overwritten");
       std::size_t need;
       return block_bytes_for(size, std::size_t(1) << h->align_log2, need) && resize_in_place(h, size);
    }
@@ -1351,7 +1359,8 @@ private:
    // lead) and a size changed by d would cancel out, whatever the key.
    std::uint16_t live_tag(const unsigned char *start, std::size_t size, std::uint16_t align_log2) const noexcept
    {
-      std::uintptr_t mixed = (reinterpret_cast<std::uintptr_t>(start) ^ key_) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
+      std::uintptr_t mixed =
+         (reinterpret_cast<std::uintptr_t>(start) ^ key_) * static_cast<std::uintptr_t>(0x9e3779b97f4a7c15ull);
       // (A sound size is below 2^56: the alignment's bits do not meet its own.)
       mixed = (mixed ^ size ^ (static_cast<std::uintptr_t>(align_log2) << 56)) *
               static_cast<std::uintptr_t>(0xc2b2ae3d27d4eb4full);
@@ -1383,8 +1392,8 @@ private:
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
    // region (p within them), its block live (its tag matches), and the block its header describes
    // within them, its lead below its alignment (a header that matches its tag by chance must
-   // still not make the free file a block elsewhere). Size and lead must be whole granules: the block then starts on one, which
-   // hand_out relies on.
+   // still not make the free file a block elsewhere). Size and lead must be whole granules: the
+   // block then starts on one, which hand_out relies on.
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool live_header_sound(const void *p, const unsigned char *begin,
                                                        const unsigned char *top) const noexcept
    {

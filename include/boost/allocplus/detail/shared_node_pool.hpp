@@ -21,10 +21,11 @@
 // holds as many nodes as are in use, is put in address order when its thread next takes from
 // it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it last first, so that
 // the bin hands them out in the pool's order (a new block's: address order; handed out reversed,
-// a bin's worth at a time, they made a list churn over the shared pool 1.6x slower to walk). A burst (version 2) is made under the lock
-// from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
-// and a bin that takes it is topped up from the next ones), then from the pool; while threads
-// contend for the lock, through the threads' bins (bursts_through_bins). The depot's nodes
+// a bin's worth at a time, they made a list churn over the shared pool 1.6x slower to walk). A
+// burst (version 2) is made under the lock from the depot's nodes first, walked off its magazines
+// (a magazine partly taken stays, shorter, and a bin that takes it is topped up from the next
+// ones), then from the pool; while threads contend for the lock, through the threads' bins
+// (bursts_through_bins). The depot's nodes
 // are free nodes like the list's (it is an array of magazines from the core, grown as needed;
 // without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
