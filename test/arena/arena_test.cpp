@@ -70,7 +70,10 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          // Large blocks of a few exact sizes half the time: rings of same-size free blocks form.
          const std::size_t k = rng() % 10;
          const std::size_t size = sizes[k] + (k >= 8 && rng() % 2 == 0 ? 0 : rng() % 64);
-         const std::size_t alignment = std::size_t(16) << (rng() % 4 == 0 ? rng() % 4 : 0);
+         // Over-aligned a quarter of the time; else 16 or, half the time, 8 or less (compact
+         // blocks for the sizes that leave at most 8 bytes in their last granule).
+         const std::size_t alignment =
+            rng() % 4 == 0 ? std::size_t(16) << (rng() % 4) : rng() % 2 == 0 ? 16 : std::size_t(1) << (rng() % 4);
          unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));
          if (p == nullptr) {
             BOOST_TEST(a.statistics().largest_free_block < size + alignment);
@@ -305,9 +308,15 @@ BOOST_AUTO_TEST_CASE(alignment_is_honoured_and_a_bad_one_refused)
    alignas(16) unsigned char buffer[64 * 1024];
    ba::arena a(buffer, sizeof buffer);
    for (std::size_t al = 1; al <= 4096; al *= 2) {
+      // 24 bytes at 8-byte alignment or less: a compact block, its pointer 8 mod 16; at 16 and
+      // more, and for a size that fills its last granule, max(al, 16).
       void *p = a.allocate(24, al);
-      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)));
+      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)) == (al > 8));
+      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 8)));
       std::memset(p, 0x5a, 24);
+      void *q = a.allocate(32, al);
+      BOOST_TEST(aligned(q, std::max<std::size_t>(al, 16)));
+      std::memset(q, 0x5a, 32);
    }
    BOOST_CHECK_THROW((void)a.allocate(16, 48), std::invalid_argument);
    BOOST_TEST(a.try_allocate(16, 48) == nullptr);
@@ -1903,3 +1912,334 @@ BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
    BOOST_TEST(a.statistics().live_blocks == 0u);
    BOOST_TEST(a.verify());
 }
+
+// ---- compact blocks: a header of one word for small requests at 8-byte alignment or less ------
+
+BOOST_AUTO_TEST_CASE(a_node_of_three_pointers_takes_a_compact_block_of_32_bytes)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *x = static_cast<unsigned char *>(a.allocate(24, 8));
+   unsigned char *y = static_cast<unsigned char *>(a.allocate(24, 8));
+   BOOST_TEST(x == buffer + 8);   // one word of header, the pointer 8 mod 16
+   BOOST_TEST(y == x + 32);
+   BOOST_TEST(a.capacity(x) == 24u);
+   unsigned char *z = static_cast<unsigned char *>(a.allocate(40, 4));   // 40 + 8: a block of 48
+   BOOST_TEST(z == y + 32);
+   BOOST_TEST(a.capacity(z) == 40u);
+   // A size that fills its last granule, or a request for 16-byte alignment: a full header.
+   unsigned char *w = static_cast<unsigned char *>(a.allocate(32, 8));
+   BOOST_TEST(w == z + 40 + 16);
+   BOOST_TEST(aligned(w, 16));
+   unsigned char *v = static_cast<unsigned char *>(a.allocate(24));
+   BOOST_TEST(aligned(v, 16));
+   BOOST_TEST(a.capacity(v) == 32u);
+   std::memset(x, 1, 24);
+   std::memset(y, 2, 24);
+   std::memset(z, 3, 40);
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.live_blocks == 5u);
+   BOOST_TEST(s.bytes_overhead == 3 * 8u + 2 * 16u);
+   BOOST_TEST(s.bytes_allocated == 32u + 32u + 48u + 48u + 48u);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.owns(x));
+   // Freed, a compact block is a free block like any other: here a full block of 32 bytes takes it.
+   a.deallocate(y);
+   BOOST_TEST(a.free_blocks_of_size(32) == 1u);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.allocate(16) == y + 8);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(std::all_of(x, x + 24, [](unsigned char c) { return c == 1; }));
+   BOOST_TEST(std::all_of(z, z + 40, [](unsigned char c) { return c == 3; }));
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_compact_block_resizes_in_place_and_moves_as_a_block_of_its_alignment)
+{
+   alignas(16) unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *x = static_cast<unsigned char *>(a.allocate(24, 8));
+   std::memset(x, 7, 24);
+   BOOST_TEST(ba::arena::resized_capacity(x, 100) == 104u);   // 100 + 8: 112 bytes
+   BOOST_TEST(a.try_resize_in_place(x, 100));                  // at the bump end
+   BOOST_TEST(a.capacity(x) == 104u);
+   BOOST_TEST(std::all_of(x, x + 24, [](unsigned char c) { return c == 7; }));
+   BOOST_TEST(ba::arena::resized_capacity(x, 8) == 24u);       // the smallest block: 32 bytes
+   BOOST_TEST(a.try_resize_in_place(x, 8));
+   BOOST_TEST(a.capacity(x) == 24u);
+   BOOST_TEST(a.statistics().bytes_allocated == 32u);
+   BOOST_TEST(a.verify());
+   unsigned char *after = static_cast<unsigned char *>(a.allocate(64));
+   // Not at the bump end, nothing free after it: a move, to a block of the same alignment.
+   unsigned char *moved = static_cast<unsigned char *>(a.reallocate(x, 1000));   // 1000 + 8: compact
+   BOOST_TEST(moved != x);
+   BOOST_TEST(a.capacity(moved) == 1000u);
+   BOOST_TEST(!aligned(moved, 16));
+   BOOST_TEST(std::all_of(moved, moved + 8, [](unsigned char c) { return c == 7; }));
+   BOOST_TEST(a.verify());
+   // A block of the full kind keeps 16 bytes of header in the same prediction.
+   BOOST_TEST(ba::arena::resized_capacity(after, 100) == 112u);
+   a.deallocate(after);
+   unsigned char *y = static_cast<unsigned char *>(a.allocate(24, 8));   // x's old block, from its slot list
+   BOOST_TEST(y == x);
+   BOOST_TEST(a.verify());
+   a.deallocate(y);
+   a.deallocate(moved);
+   BOOST_TEST(a.statistics().bytes_allocated == 0u);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(a_compact_block_grows_into_the_free_block_after_it)
+{
+   alignas(16) unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *x = static_cast<unsigned char *>(a.allocate(24, 8));
+   void *next = a.allocate(100);   // 128 bytes
+   void *keep = a.allocate(16);
+   std::memset(x, 5, 24);
+   a.deallocate(next);
+   // 120 + 8: 128 bytes of the 32 + 128 it reaches; the last 32 split off as a free block.
+   BOOST_TEST(a.try_resize_in_place(x, 120));
+   BOOST_TEST(a.capacity(x) == 120u);
+   BOOST_TEST(a.free_blocks_of_size(32) == 1u);
+   BOOST_TEST(std::all_of(x, x + 24, [](unsigned char c) { return c == 5; }));
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.try_resize_in_place(x, 40));   // cut to 48: the tail of 80 filed
+   BOOST_TEST(a.capacity(x) == 40u);
+   BOOST_TEST(a.free_blocks_of_size(80) == 1u);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.defragment().free_blocks_after == 1u);   // the two tails, one block
+   BOOST_TEST(a.free_blocks_of_size(112) == 1u);
+   a.deallocate(x);
+   a.deallocate(keep);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(defragment_and_the_walks_step_over_compact_blocks)
+{
+   alignas(16) unsigned char buffer[16384];
+   ba::arena a(buffer, sizeof buffer);
+   std::vector<void *> blocks;
+   for (int i = 0; i != 60; ++i) blocks.push_back(a.allocate(i % 3 == 0 ? 24 : i % 3 == 1 ? 40 : 64, i % 2 ? 8 : 16));
+   for (std::size_t i = 0; i < blocks.size(); i += 3) a.deallocate(blocks[i]);
+   for (std::size_t i = 1; i < blocks.size(); i += 3) a.deallocate(blocks[i]);
+   BOOST_TEST(a.verify());
+   const ba::arena_defragment_result r = a.defragment();
+   BOOST_TEST(r.free_blocks_after < r.free_blocks_before);
+   BOOST_TEST(a.verify());
+   for (std::size_t i = 2; i < blocks.size(); i += 3) a.deallocate(blocks[i]);
+   BOOST_TEST(a.statistics().bytes_allocated == 0u);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(std_containers_of_small_nodes_take_compact_blocks)
+{
+   alignas(16) static unsigned char buffer[64 * 1024];
+   ba::arena a(buffer, sizeof buffer);
+   {
+      std::list<std::int64_t, ba::arena_allocator<std::int64_t>> l{ba::arena_allocator<std::int64_t>(a)};
+      for (std::int64_t i = 0; i != 100; ++i) l.push_back(i);
+      // A node of two links and a 64-bit value: 24 bytes, a block of 32.
+      BOOST_TEST(a.statistics().bytes_allocated == 100 * 32u);
+      BOOST_TEST(a.statistics().bytes_overhead == 100 * 8u);
+      for (std::int64_t &x : l) BOOST_TEST(!aligned(&x, 16));
+      std::int64_t expected = 0;
+      for (std::int64_t x : l) BOOST_TEST_REQUIRE(x == expected++);
+      BOOST_TEST(a.verify());
+   }
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   {
+      // A shrink whose result would be over limit for a compact block is refused untouched.
+      ba::arena_allocator<char> chars(a);
+      char *c = chars.allocate(72);   // compact: 80 bytes, 72 of them the caller's
+      (void)chars.allocate(16);
+      std::size_t want = 17;          // 17 + 8: 32 bytes, 24 of them the caller's
+      char *keep = c;
+      BOOST_TEST(static_cast<void *>(chars.allocation_command(ba::shrink_in_place | ba::nothrow_allocation, 20, want,
+                                                              keep)) == nullptr);
+      BOOST_TEST(a.capacity(c) == 72u);
+      want = 17;
+      BOOST_TEST(static_cast<void *>(chars.allocation_command(ba::shrink_in_place | ba::nothrow_allocation, 24, want,
+                                                              keep)) == static_cast<void *>(c));
+      BOOST_TEST(want == 24u);
+      BOOST_TEST(a.free_blocks_of_size(48) == 1u);   // the tail cut off
+      BOOST_TEST(a.verify());
+   }
+   a.release();
+}
+
+// A block of 0 bytes at an alignment larger than its header: its pointer is inside its block,
+// so the free of a block at the bump end finds it (it used to be the block's end, reported as
+// not from this arena), and a shrink to 0 keeps it inside too.
+BOOST_AUTO_TEST_CASE(a_block_of_0_bytes_at_a_large_alignment_is_freed_at_the_bump_end)
+{
+   alignas(4096) static unsigned char buffer[8192];
+   ba::arena a(buffer, sizeof buffer);
+   void *p = a.allocate(0, 512);
+   BOOST_TEST(aligned(p, 512));
+   BOOST_TEST(a.capacity(p) >= 1u);
+   a.deallocate(p);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.statistics().bytes_allocated == 0u);
+   void *q = a.allocate(100, 512);
+   BOOST_TEST(a.try_resize_in_place(q, 0));
+   BOOST_TEST(a.capacity(q) >= 1u);
+   BOOST_TEST(a.verify());
+   a.deallocate(q);
+   BOOST_TEST(a.verify());
+   BOOST_TEST(a.statistics().bytes_allocated == 0u);
+}
+
+// The last live block freed empties the arena, and a block handed out later holds the freed
+// block's old start in its user bytes, which its owner has not written: the stale pointer's word
+// must not read as live there.
+BOOST_AUTO_TEST_CASE(a_compact_block_freed_again_after_the_arena_emptied_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[4096];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *w = a.allocate(16);      // [0, 32)
+         void *x = a.allocate(24, 8);   // [32, 64), compact
+         void *y = a.allocate(24, 8);
+         void *z = a.allocate(24, 8);
+         a.deallocate(w);
+         a.deallocate(y);
+         a.deallocate(z);               // at the bump end
+         a.deallocate(x);               // the last live block, on the free's fast path: the arena is empty
+         (void)a.allocate(40);          // [0, 64): x's old start lies in its user bytes
+         a.deallocate(x);
+      },
+      not_a_live_block, buffer + 40);
+}
+
+BOOST_AUTO_TEST_CASE(release_forgets_compact_blocks_too)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   (void)a.allocate(24, 8);
+   (void)a.allocate(64);
+   a.release();
+   BOOST_TEST(a.verify());
+   const ba::arena_statistics s = a.statistics();
+   BOOST_TEST(s.live_blocks == 0u);
+   BOOST_TEST(s.bytes_overhead == 0u);
+   (void)a.allocate(24, 8);
+   BOOST_TEST(a.statistics().bytes_overhead == 8u);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+BOOST_AUTO_TEST_CASE(a_small_alignment_that_is_no_power_of_two_is_refused)
+{
+   alignas(16) unsigned char buffer[4096];
+   ba::arena a(buffer, sizeof buffer);
+   for (std::size_t al : {0, 3, 5, 6, 7}) {
+      BOOST_TEST(a.try_allocate(24, al) == nullptr);
+      BOOST_CHECK_THROW((void)a.allocate(24, al), std::invalid_argument);
+   }
+   BOOST_TEST(a.statistics().live_blocks == 0u);
+   // A size no block could hold: no prediction of a block for it either.
+   void *p = a.allocate(24, 8);
+   BOOST_TEST(ba::arena::resized_capacity(p, static_cast<std::size_t>(-1)) == static_cast<std::size_t>(-1));
+   BOOST_TEST(!a.try_resize_in_place(p, static_cast<std::size_t>(-1) - 8));
+   BOOST_TEST(a.try_reallocate(p, static_cast<std::size_t>(-1) - 8) == nullptr);
+   BOOST_TEST(a.capacity(p) == 24u);
+   a.deallocate(p);
+   BOOST_TEST(a.verify());
+}
+
+BOOST_AUTO_TEST_CASE(a_compact_block_freed_twice_is_reported_in_every_build)
+{
+   alignas(16) static unsigned char buffer[8192];
+   allocplus_test::expect_report(
+      [&] {
+         ba::arena a(buffer, sizeof buffer);
+         void *p = a.allocate(24, 8);
+         (void)a.allocate(24, 8);
+         a.deallocate(p);
+         a.deallocate(p);
+      },
+      not_a_live_block, buffer + 8);
+}
+
+namespace {
+
+// The second of three compact blocks of 32 bytes, its header word rewritten to `word` (an
+// overrun of the first), then freed.
+alignas(16) unsigned char compact_test_buffer[4096];
+unsigned char *const compact_test_second_user = compact_test_buffer + 32 + 8;
+
+// (word(a): the word, made with the arena's key if it is to match its tag.)
+template <class Word>
+void compact_word_rewritten_then_freed(Word word)
+{
+   ba::arena a(compact_test_buffer, sizeof compact_test_buffer);
+   (void)a.allocate(24, 8);
+   void *second = a.allocate(24, 8);
+   (void)a.allocate(24, 8);
+   write_after_free(static_cast<std::uintptr_t *>(second) - 1, word(a));
+   a.deallocate(second);
+}
+
+// The header word of a compact block of `size` bytes at the second block's start, its tag made
+// with a's key: what a forger who knew the key would write.
+std::uintptr_t forged_compact_word(const ba::arena &a, std::size_t size)
+{
+   const std::uint16_t tag = ba::detail::arena_test_access::live_tag(a, compact_test_second_user - 8, size, 3);
+   return size | 1u | std::uintptr_t(tag) << 48;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_compact_header_rewritten_by_an_overrun_is_reported_in_every_build)
+{
+   // The bytes an overrun of the block before writes: its own data, no tag.
+   allocplus_test::expect_report(
+      [] { compact_word_rewritten_then_freed([](const ba::arena &) { return std::uintptr_t(0x4141414141414141u); }); },
+      not_a_live_block, compact_test_second_user);
+   // The size alone, as a full header would have it (the flag gone): not a live compact block.
+   allocplus_test::expect_report(
+      [] { compact_word_rewritten_then_freed([](const ba::arena &) { return std::uintptr_t(32); }); },
+      not_a_live_block, compact_test_second_user);
+}
+
+BOOST_AUTO_TEST_CASE(a_compact_header_matching_its_tag_whose_size_reaches_past_the_bump_pointer_is_reported_in_every_build)
+{
+   allocplus_test::expect_report(
+      [] { compact_word_rewritten_then_freed([](const ba::arena &a) { return forged_compact_word(a, 4096); }); },
+      not_a_live_block, compact_test_second_user);
+   // Under the smallest block: the free would file a block that cannot hold a free block's links.
+   allocplus_test::expect_report(
+      [] { compact_word_rewritten_then_freed([](const ba::arena &a) { return forged_compact_word(a, 16); }); },
+      not_a_live_block, compact_test_second_user);
+}
+
+// The control of the two tests above: the word forged for the block's own size is accepted, so
+// that what refused theirs is the size they forged, not a word made wrong.
+BOOST_AUTO_TEST_CASE(a_compact_header_matching_its_tag_and_sound_is_freed)
+{
+   ba::arena a(compact_test_buffer, sizeof compact_test_buffer);
+   (void)a.allocate(24, 8);
+   void *second = a.allocate(24, 8);
+   (void)a.allocate(24, 8);
+   write_after_free(static_cast<std::uintptr_t *>(second) - 1, forged_compact_word(a, 32));
+   a.deallocate(second);
+   BOOST_TEST(a.free_blocks_of_size(32) == 1u);
+   BOOST_TEST(a.verify());
+   a.release();
+}
+
+#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
+BOOST_AUTO_TEST_CASE(asan_sees_an_overflow_into_a_compact_header)
+{
+   static unsigned char buffer[8192];
+   expect_use_after_poison([&] {
+      ba::arena a(buffer, sizeof buffer);
+      unsigned char *p = static_cast<unsigned char *>(a.allocate(24, 8));
+      (void)a.allocate(24, 8);
+      p[24 + 2] = 1;   // the next block's header word
+      a.release();
+   });
+}
+#endif

@@ -53,7 +53,9 @@ public:
    arena_allocator(const arena_allocator<U> &other) noexcept : arena_(&other.resource())
    {}
 
-   //! Returns: a block for n objects of T, aligned for T (at least 16).
+   //! Returns: a block for n objects of T, aligned for T: to 16 at least, but to 8 where the arena
+   //!   gives a compact block (alignof(T) <= 8 and n * sizeof(T) leaving at most 8 bytes in its
+   //!   last 16, as a node of three pointers does: see arena::allocate).
    //! Throws: std::bad_array_new_length if n * sizeof(T) overflows; std::bad_alloc if the arena
    //!   has no room (and, if it grows, its upstream no memory for a region).
    //! Complexity: as arena::allocate.
@@ -82,9 +84,9 @@ public:
       const size_type preferred = prefer_in_received_out;
       if (reuse != nullptr && (command & shrink_in_place)) {
          // A shrink that succeeds leaves the block holding what fits in preferred's bytes rounded up
-         // to the arena's granule (16 at least): when that is over limit the block must not be
-         // touched at all, since the caller then keeps using its old size.
-         if (preferred <= limit && shrunk_capacity(preferred) <= limit &&
+         // to the arena's granule (arena::resized_capacity): when that is over limit the block must
+         // not be touched at all, since the caller then keeps using its old size.
+         if (preferred <= limit && arena::resized_capacity(reuse, preferred * sizeof(T)) / sizeof(T) <= limit &&
              arena_->try_resize_in_place(reuse, preferred * sizeof(T)) && size(reuse) <= limit) {
             prefer_in_received_out = size(reuse);
             return reuse;
@@ -117,15 +119,6 @@ public:
       }
       if (command & nothrow_allocation) return nullptr;
       detail::throw_bad_alloc();
-   }
-
-   // The objects a block shrunk in place to hold n objects holds (arena::resize_in_place).
-   static size_type shrunk_capacity(size_type n) noexcept
-   {
-      const std::size_t granule = detail::arena_granule;
-      std::size_t bytes = (n * sizeof(T) + granule - 1) / granule * granule;
-      if (bytes < detail::arena_min_block - detail::arena_header_size) bytes = detail::arena_min_block - detail::arena_header_size;
-      return bytes / sizeof(T);
    }
 
    //! Returns: the objects block p (from this allocator's arena) can hold.

@@ -14,6 +14,14 @@
 // user pointer lets deallocate find the start. Without lead padding (16-byte alignment) they are
 // the same header.
 //
+// A compact block (a request for 8-byte alignment or less whose size leaves at most 8 bytes in its
+// last granule, as a node of three pointers does) has a header of one word instead, and its user
+// pointer is 8 bytes past its start: 8 mod 16, where every other block's is 0 mod 16, so that the
+// pointer alone says which header it has. A 24-byte node then takes a 32-byte block, not 48.
+//
+//   block start   user pointer (8 mod 16)
+//   | word (8) | user bytes ...          | next block
+//
 // Freed memory is what a write after free or an overrun reaches first, so the links kept there are
 // never trusted: a slot list's link is the core's protected link (core/detail/free_list.h), and
 // every free block carries a check word (its address and size mixed with a per-arena key) that a
@@ -138,6 +146,17 @@ inline constexpr std::size_t arena_slot_count = arena_slot_limit / arena_granule
 // A free block's state: even, so that it is never a live block's tag (odd: the arena's
 // live_tag). A block taken into another has state 0, neither.
 inline constexpr std::uint16_t arena_free = 0xF4EEu;
+
+// A compact block's header word: its size (a multiple of 16, below 2^48), arena_compact_flag, and
+// its tag (the arena's live_tag of its start and size, at 8-byte alignment) in the top 16 bits. A
+// full header's first word is its size alone, so the flag tells a walk which header a block has.
+inline constexpr std::size_t arena_compact_header_size = 8;
+inline constexpr std::uintptr_t arena_compact_flag = 1;
+inline constexpr unsigned arena_compact_tag_shift = 48;
+inline constexpr std::uintptr_t arena_compact_size_mask =
+   ((std::uintptr_t(1) << arena_compact_tag_shift) - 1) & ~std::uintptr_t(arena_granule - 1);
+inline constexpr std::size_t arena_compact_alignment = 8;   // the most a compact block's user pointer has
+inline constexpr std::uint16_t arena_compact_align_log2 = 3;
 
 struct arena_header {
    std::size_t size;          // bytes of the whole block: headers, lead and user bytes
