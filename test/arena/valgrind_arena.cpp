@@ -12,14 +12,22 @@
 //   leak             a block of 40 bytes (48 usable) is lost and the arena dropped with it (an
 //                    unchecked build, which does not stop on it): memcheck reports it
 //   use_after_free   a write into a freed block: memcheck reports it
+//   read_after_free_links  a read of the first word of a freed block, where the arena keeps its
+//                    links: memcheck reports it
+//   read_after_free_compact  a read of a freed node of 24 bytes (a compact block, all of whose
+//                    bytes hold the arena's links once free): memcheck reports it
+//   use_after_free_over_aligned  a write into the header of a freed block aligned to 256: memcheck
+//                    reports it
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/arena_allocator.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <list>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ba = boost::allocplus;
@@ -39,6 +47,17 @@ void containers_over(ba::arena &a, int keys)
    std::vector<int, ba::arena_allocator<int>> v{ba::arena_allocator<int>(a)};
    for (int i = 0; i < 20000; ++i) v.push_back(i);
    l.clear();
+   // Nodes of 24 bytes: compact blocks, freed among live ones and taken again.
+   std::list<std::int64_t, ba::arena_allocator<std::int64_t>> nodes(500, 1, ba::arena_allocator<std::int64_t>(a));
+   std::unordered_map<std::int64_t, std::int64_t, std::hash<std::int64_t>, std::equal_to<std::int64_t>,
+                      ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>>
+      u{ba::arena_allocator<std::pair<const std::int64_t, std::int64_t>>(a)};
+   for (std::int64_t i = 0; i < keys; ++i) u[i] = i;
+   for (std::int64_t i = 0; i < keys; i += 2) u.erase(i);
+   bool drop = true;
+   for (auto it = nodes.begin(); it != nodes.end(); drop = !drop) it = drop ? nodes.erase(it) : std::next(it);
+   for (std::int64_t i = 0; i < keys; i += 2) u[i] = i;
+   nodes.resize(700, 2);
 }
 
 void clean()
@@ -131,6 +150,40 @@ void use_after_free()
    a.deallocate(keep);
 }
 
+void read_after_free_links()
+{
+   ba::arena a(buffer, sizeof buffer);
+   volatile std::uintptr_t *p = static_cast<std::uintptr_t *>(a.allocate(64));
+   void *keep = a.allocate(64);
+   p[0] = 1;
+   a.deallocate(const_cast<std::uintptr_t *>(p));
+   std::uintptr_t seen = p[0];   // the block's link now
+   (void)seen;
+   a.deallocate(keep);
+}
+
+void read_after_free_compact()
+{
+   ba::arena a(buffer, sizeof buffer);
+   volatile std::int64_t *p = static_cast<std::int64_t *>(a.allocate(24, alignof(std::int64_t)));
+   void *keep = a.allocate(24, alignof(std::int64_t));
+   p[0] = 1;
+   a.deallocate(const_cast<std::int64_t *>(p));
+   std::int64_t seen = p[0];   // the free block's header now
+   (void)seen;
+   a.deallocate(keep);
+}
+
+void use_after_free_over_aligned()
+{
+   ba::arena a(buffer, sizeof buffer);
+   unsigned char *p = static_cast<unsigned char *>(a.allocate(100, 256));
+   void *keep = a.allocate(64);
+   a.deallocate(p);
+   p[-1] = 1;   // the header before the user bytes
+   a.deallocate(keep);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -140,6 +193,9 @@ int main(int argc, char **argv)
    else if (mode == "use_after_free") use_after_free();
    else if (mode == "grow") grow();
    else if (mode == "use_after_free_in_region") use_after_free_in_region();
+   else if (mode == "read_after_free_links") read_after_free_links();
+   else if (mode == "read_after_free_compact") read_after_free_compact();
+   else if (mode == "use_after_free_over_aligned") use_after_free_over_aligned();
    else clean();
    return 0;
 }

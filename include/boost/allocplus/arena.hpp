@@ -134,6 +134,7 @@ public:
    //! Complexity: linear in the regions.
    ~arena()
    {
+      detail::arena_vg_quiet quiet;
       BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
       give_back_regions();
       BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
@@ -169,6 +170,7 @@ public:
    [[nodiscard]] void *try_allocate(std::size_t size, std::size_t alignment = default_alignment) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
       if (void *p = try_allocate_small(size, alignment)) return p;
       return allocate_unguarded(size, alignment);
    }
@@ -186,6 +188,7 @@ public:
    {
       if (p == nullptr) return;
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
       if (!try_deallocate_small(p)) deallocate_unguarded(p);
    }
 
@@ -206,6 +209,7 @@ public:
    [[nodiscard]] void *try_reallocate(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
       return reallocate_unguarded(p, size);
    }
 
@@ -222,6 +226,7 @@ public:
    bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
       return resize_unguarded(p, size);
    }
 
@@ -272,6 +277,7 @@ public:
    void release() noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
 #if defined(BA_DETAIL_VALGRIND)
       if (initial_.begin != nullptr) {
          vg_take_back_live_blocks(initial_);
@@ -294,6 +300,7 @@ public:
    arena_defragment_result defragment() noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
+      detail::arena_vg_quiet quiet;
       arena_defragment_result r;
       const arena_statistics before = statistics();
       r.free_blocks_before = before.free_blocks_in_slots + before.free_blocks_in_tree;
@@ -328,6 +335,7 @@ public:
    //!   the regions.
    arena_statistics statistics() const noexcept
    {
+      detail::arena_vg_quiet quiet;
       arena_statistics s;
       for (const detail::arena_region &r : regions_) {
          s.buffer_size += static_cast<std::size_t>(r.end - r.begin);
@@ -357,6 +365,7 @@ public:
    //!   blocks and the regions.
    bool verify() const noexcept
    {
+      detail::arena_vg_quiet quiet;
       walk_totals totals;
       const unsigned char *previous_end = nullptr;
       for (const detail::arena_region &r : regions_) {
@@ -859,7 +868,6 @@ private:
    {
       free_bytes_ += size;
       detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
-      detail::arena_vg_expose(b, sizeof *b);
       b->header = detail::arena_header{size, 0, 0, detail::arena_free};
       const std::size_t index = size / detail::arena_granule;
       ba_detail_link_store(&b->link, slot_head(index));
@@ -868,6 +876,7 @@ private:
       ++slots_[index].count;
       slots_filled_[index / word_bits] |= slot_bit(index);
       BOOST_ALLOCPLUS_ARENA_POISON(start, size);
+      detail::arena_vg_hide(b, sizeof *b);   // (the header was a live one's: addressable)
    }
 
    // The free block at `start` (over slot_limit bytes) in the tree, or in the ring of the tree's
@@ -876,7 +885,7 @@ private:
    {
       free_bytes_ += size;
       BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
-      detail::arena_vg_expose(start, detail::arena_tree_node_bytes);
+      detail::arena_vg_hide(start, detail::arena_header_size);   // (as push_slot)
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
       t->header = detail::arena_header{size, 0, 0, detail::arena_free};
       // The lower bound's walk checks every node on the path an insert of this size takes.
@@ -1411,6 +1420,7 @@ private:
          return;
       }
       header_of(p)->state = detail::arena_free;
+      detail::arena_vg_hide(header_of(p), detail::arena_header_size);   // (the free's filing hides the start's)
       const std::size_t lead = b.head - detail::arena_header_size;
       if (lead != 0) lead_bytes_ -= lead;
    }

@@ -52,8 +52,9 @@ namespace boost { namespace allocplus { namespace detail {
 // Under valgrind (level-2 checked builds where its header exists, or BOOST_ALLOCPLUS_VALGRIND=1) the buffer
 // is a pool's superblock for memcheck and every block handed out a block of its own in it: memcheck
 // reports blocks leaked, and reads and writes of freed blocks and of the room past the bump
-// pointer. The words the arena keeps in its headers and free blocks are made addressable as it
-// writes them (the arena reads them back); elsewhere these do nothing.
+// pointer. A live block's header is addressable; a free block is not, every byte of it, though the
+// arena keeps its links there: the arena reads and writes them inside an arena_vg_quiet window.
+// Elsewhere these do nothing.
 BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_create(const void *pool, void *buffer, std::size_t bytes) noexcept
 {
 #if defined(BA_DETAIL_VALGRIND)
@@ -136,6 +137,25 @@ BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_resize(void *user, std::size_t
    (void)user, (void)old_bytes, (void)new_bytes;
 #endif
 }
+
+// For the lifetime of one, memcheck reports nothing of the calling thread: the arena's own reads
+// and writes of the words in its free blocks, which stay unaddressable so that a read or write
+// after free of any of their bytes is reported (memcheck's way for allocators that keep records
+// in memory the program may not touch: a load from there reads as defined). Every public call of
+// an arena that may touch its blocks holds one; it calls no code of the caller's but the
+// diagnostic handler, on a misuse it found.
+class arena_vg_quiet {
+public:
+#if defined(BA_DETAIL_VALGRIND)
+   arena_vg_quiet() noexcept { VALGRIND_DISABLE_ERROR_REPORTING; }
+   ~arena_vg_quiet() { VALGRIND_ENABLE_ERROR_REPORTING; }
+#else
+   arena_vg_quiet() noexcept {}
+   ~arena_vg_quiet() {}   // (user-provided: a window is never an unused variable)
+#endif
+   arena_vg_quiet(const arena_vg_quiet &) = delete;
+   arena_vg_quiet &operator=(const arena_vg_quiet &) = delete;
+};
 
 inline constexpr std::size_t arena_granule = 16;            // block sizes and addresses are multiples
 inline constexpr std::size_t arena_header_size = 16;
