@@ -18,8 +18,12 @@
 //                    bytes hold the arena's links once free): memcheck reports it
 //   use_after_free_over_aligned  a write into the header of a freed block aligned to 256: memcheck
 //                    reports it
+//   undefined_size   a size memcheck sees as undefined passed to allocate: memcheck reports it (the
+//                    arena's own accesses to its free blocks are not reported, its arguments are)
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/arena_allocator.hpp>
+
+#include <valgrind/memcheck.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -184,6 +188,15 @@ void use_after_free_over_aligned()
    a.deallocate(keep);
 }
 
+void undefined_size()
+{
+   ba::arena a(buffer, sizeof buffer);
+   std::size_t size = 64;
+   VALGRIND_MAKE_MEM_UNDEFINED(&size, sizeof size);
+   void *p = a.allocate(size);
+   a.deallocate(p);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -196,6 +209,7 @@ int main(int argc, char **argv)
    else if (mode == "read_after_free_links") read_after_free_links();
    else if (mode == "read_after_free_compact") read_after_free_compact();
    else if (mode == "use_after_free_over_aligned") use_after_free_over_aligned();
+   else if (mode == "undefined_size") undefined_size();
    else clean();
    return 0;
 }

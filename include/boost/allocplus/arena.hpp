@@ -134,8 +134,8 @@ public:
    //! Complexity: linear in the regions.
    ~arena()
    {
-      detail::arena_vg_quiet quiet;
       BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
+      detail::arena_vg_quiet quiet;
       give_back_regions();
       BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
       detail::arena_vg_destroy(this, buffer_, buffer_bytes_);
@@ -170,7 +170,7 @@ public:
    [[nodiscard]] void *try_allocate(std::size_t size, std::size_t alignment = default_alignment) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_vg_quiet quiet;
+      detail::arena_vg_quiet quiet(size, alignment);
       if (void *p = try_allocate_small(size, alignment)) return p;
       return allocate_unguarded(size, alignment);
    }
@@ -188,7 +188,7 @@ public:
    {
       if (p == nullptr) return;
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_vg_quiet quiet;
+      detail::arena_vg_quiet quiet(p);
       if (!try_deallocate_small(p)) deallocate_unguarded(p);
    }
 
@@ -209,7 +209,7 @@ public:
    [[nodiscard]] void *try_reallocate(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_vg_quiet quiet;
+      detail::arena_vg_quiet quiet(p, size);
       return reallocate_unguarded(p, size);
    }
 
@@ -226,7 +226,7 @@ public:
    bool try_resize_in_place(void *p, std::size_t size) noexcept
    {
       detail::single_thread_guard guard(user_, "ba::arena", this);
-      detail::arena_vg_quiet quiet;
+      detail::arena_vg_quiet quiet(p, size);
       return resize_unguarded(p, size);
    }
 
@@ -820,6 +820,7 @@ private:
       detail::arena_vg_expose(header_of(reinterpret_cast<void *>(user)), detail::arena_header_size);
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
+      if (lead != 0) detail::arena_vg_hide(start, detail::arena_header_size);   // (the arena's alone)
       ++live_blocks_;
       if (lead != 0) lead_bytes_ += lead;   // (0 where the fast path inlines this)
       BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));

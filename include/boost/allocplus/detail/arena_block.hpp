@@ -143,18 +143,34 @@ BOOST_ALLOCPLUS_CORE_NO_ASAN inline void arena_vg_resize(void *user, std::size_t
 // after free of any of their bytes is reported (memcheck's way for allocators that keep records
 // in memory the program may not touch: a load from there reads as defined). Every public call of
 // an arena that may touch its blocks holds one; it calls no code of the caller's but the
-// diagnostic handler, on a misuse it found.
+// diagnostic handler, on a misuse it found. The call's arguments are checked first: an
+// undefined size or pointer is still reported, where the caller passed it.
 class arena_vg_quiet {
 public:
 #if defined(BA_DETAIL_VALGRIND)
-   arena_vg_quiet() noexcept { VALGRIND_DISABLE_ERROR_REPORTING; }
+   template <class... Arguments>
+   explicit arena_vg_quiet(const Arguments &...arguments) noexcept
+   {
+      (check_defined(arguments), ...);
+      VALGRIND_DISABLE_ERROR_REPORTING;
+   }
    ~arena_vg_quiet() { VALGRIND_ENABLE_ERROR_REPORTING; }
 #else
-   arena_vg_quiet() noexcept {}
+   template <class... Arguments>
+   explicit arena_vg_quiet(const Arguments &...) noexcept {}
    ~arena_vg_quiet() {}   // (user-provided: a window is never an unused variable)
 #endif
    arena_vg_quiet(const arena_vg_quiet &) = delete;
    arena_vg_quiet &operator=(const arena_vg_quiet &) = delete;
+
+private:
+#if defined(BA_DETAIL_VALGRIND)
+   template <class Value>
+   static void check_defined(const Value &value) noexcept
+   {
+      (void)VALGRIND_CHECK_VALUE_IS_DEFINED(value);
+   }
+#endif
 };
 
 inline constexpr std::size_t arena_granule = 16;            // block sizes and addresses are multiples
