@@ -4,9 +4,9 @@
 // Eight threads on ba::allocator (the default heap) and on one locked ba::heap: allocations,
 // every allocation_command, bursts, and blocks freed by a thread other than the one that
 // allocated them. Every block carries a pattern that is checked before it is freed, and the heaps
-// are checked at the end. Then threads that build ba::vectors at once, so that they meet at the
-// default heap's lock and take detours (core/detail/thread_cache.h), and hand vectors to each
-// other to destroy. Runs under TSan (label `thread`).
+// are checked at the end. Then threads that build ba::vectors at once, small ones from their
+// caches and large ones growing in place under the default heap's lock
+// (core/detail/thread_cache.h), and hand vectors to each other to destroy. Runs under TSan (label `thread`).
 
 #define BOOST_TEST_MODULE allocplus allocator thread stress
 #include "core/core_test_kit.hpp"
@@ -232,7 +232,7 @@ void build_vectors(int id, std::size_t vectors, vector_mailbox *boxes, int count
 {
    splitmix rng{seed(0xB111D) + static_cast<std::uint64_t>(id) * 104729u};
    for (std::size_t i = 0; i != vectors; ++i) {
-      // Mostly small vectors (the blocks the detours serve), now and then one past them.
+      // Mostly small vectors (the blocks the threads' caches serve), now and then one past them.
       const std::size_t n = 1 + rng.below(rng.below(8) == 0 ? 2000 : 60);
       const auto first = static_cast<std::uint32_t>(rng.next());
       stress_vector v;

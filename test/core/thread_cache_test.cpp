@@ -836,7 +836,7 @@ bool ends_at_top(const void *p)
 BOOST_AUTO_TEST_CASE(a_thread_that_finds_the_lock_held_grows_its_blocks_from_its_cache_without_waiting)
 {
    // The worker prepares in its own thread (its cache), then works while another thread holds the
-   // default heap's lock. Without the detour each of its calls would wait for the lock.
+   // default heap's lock. Its calls come from its cache: none waits for the lock.
    std::atomic<int> stage{0};   // 1: prepared; 2: the lock is held; 3: done under it; 4: released
    std::atomic<bool> failed{false};
    std::string what;
@@ -906,20 +906,21 @@ BOOST_AUTO_TEST_CASE(a_thread_that_finds_the_lock_held_grows_its_blocks_from_its
    BOOST_TEST(in_time, "the worker's calls waited for the lock for 10 s");
    BOOST_TEST(!failed, what);
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
-   BOOST_TEST(reused == at_top, "the block at the top freed during the detour went to the thread's cache");
+   BOOST_TEST(reused == at_top, "the block at the top freed in a process with threads went to the thread's cache");
 #endif
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 
-BOOST_AUTO_TEST_CASE(with_an_idle_second_thread_a_growing_block_still_grows_in_place)
+BOOST_AUTO_TEST_CASE(with_an_idle_second_thread_a_small_growing_block_comes_from_the_cache_a_large_one_grows_in_place)
 {
-   ba_thread_cache_flush();   // a detour of this thread ends
+   ba_thread_cache_flush();
    std::atomic<bool> stop{false};
    std::thread idle([&] {
       while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
    });
-   // Many vectors' worth of growth: no detour in any of them (the lock is never found held).
-   unsigned grown_in_place = 0, growths = 0;
+   // Small vectors: every growth takes a new block of the thread's cache (no lock, no growth in
+   // place), as large as its chunk.
+   unsigned small_in_place = 0, short_blocks = 0;
    for (int v = 0; v < 2000; ++v) {
       std::size_t received = 0;
       ba_command_ret r = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 4, 4, &received,
@@ -928,14 +929,30 @@ BOOST_AUTO_TEST_CASE(with_an_idle_second_thread_a_growing_block_still_grows_in_p
       ba_command_ret g = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 16, 16,
                                                &received, r.first);
       BOOST_REQUIRE(g.first);
-      ++growths;
-      if (g.second) ++grown_in_place;
+      if (g.second) ++small_in_place;
+      else ba_free(r.first);
+      if (received * sizeof(int) != ba_usable_size(g.first)) ++short_blocks;
+      ba_free(g.first);
+   }
+   // Large ones (over the caches' 1032 bytes) still grow in place under the lock.
+   unsigned large_in_place = 0;
+   for (int v = 0; v < 200; ++v) {
+      std::size_t received = 0;
+      ba_command_ret r = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 1024, 1024,
+                                               &received, nullptr);
+      BOOST_REQUIRE(r.first);
+      ba_command_ret g = ba_allocation_command(BA_ALLOCATE_NEW | BA_EXPAND_FWD, sizeof(int), 0, 2048, 2048,
+                                               &received, r.first);
+      BOOST_REQUIRE(g.first);
+      if (g.second) ++large_in_place;
       else ba_free(r.first);
       ba_free(g.first);
    }
    stop = true;
    idle.join();
-   BOOST_TEST(grown_in_place == growths, grown_in_place << " of " << growths << " growths in place");
+   BOOST_TEST(small_in_place == 0u, small_in_place << " small growths in place");
+   BOOST_TEST(short_blocks == 0u, short_blocks << " blocks from the cache reported fewer objects than they hold");
+   BOOST_TEST(large_in_place > 0u, "no large growth in place");
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 

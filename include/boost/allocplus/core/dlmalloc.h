@@ -235,8 +235,8 @@ BOOST_ALLOCPLUS_CORE_API size_t ba_usable_size(const void *p);
  *   lcm(sizeof_object, alignment), so the old objects stay where they were at whole-object offsets
  *   from the new start; their bytes are not moved. BA_ZERO_MEMORY zeroes the bytes the block gains.
  *   *received_objects is set to the objects the block can hold on success; on failure of an
- *   expansion or shrink, to the objects reuse_ptr holds. On the default heap, while threads that
- *   met at its lock take detours (doc/core.md, "Thread caches"), a command with BA_ALLOCATE_NEW
+ *   expansion or shrink, to the objects reuse_ptr holds. On the default heap, in a process with
+ *   threads (doc/core.md, "Thread caches"), a command with BA_ALLOCATE_NEW (no zeroing, no shrink)
  *   whose preferred objects fit in 1032 bytes gets a new block from the calling thread's cache at
  *   once, without trying to expand reuse_ptr.
  * Returns: {block, 1} when reuse_ptr was expanded or shrunk, {block, 0} for a new block, {null, 0}
@@ -279,10 +279,7 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void);
 /* Effects: gives the blocks the calling thread's cache holds, and the full magazines shared
  * between the threads, back to the default heap (so that ba_trim can return them). A thread's
  * cache is given back when the thread exits, by ba_trim, and before an allocation reports that
- * memory is exhausted. Ends the calling thread's detour (doc/core.md, "Thread caches"), and
- * clears the word that sends the threads on detours: the next growing block of each thread comes
- * from the heap again, unless the threads meet at the lock again. Complexity: linear in the
- * blocks given back. */
+ * memory is exhausted. Complexity: linear in the blocks given back. */
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void);
 
 /* ---------------------------------------------------------------------------------------------

@@ -292,14 +292,14 @@ BA_DETAIL_OUT_OF_LINE_FN ba_command_ret ba_detail_command_reclaimed(ba_heap *h, 
    return ret;
 }
 
-/* allocation_command on the default heap h during a detour of the calling thread (threads met at
- * the heap's lock: thread_cache.h): a command that may allocate a new block of a size the caches
+/* allocation_command on the default heap h in a process with threads (thread_cache.h, "Growing
+ * blocks in a process with threads"): a command that may allocate a new block of a size the caches
  * hold gets one from the thread's cache, at the preferred size, without the lock. A block to reuse
  * is left as it is: the owner moves its objects to the new block. The locked path takes what this
  * cannot judge without the heap: a block to reuse that is not a small in-use block of the heap (it
  * reports a bad one), or that already holds the preferred objects (it keeps it).
  * Returns: 1 with *ret and *received set; 0 to leave the command to the locked path, untouched. */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_detour(ba_heap *h, unsigned command, size_t size, size_t alignment,
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_command_from_cache(ba_heap *h, unsigned command, size_t size, size_t alignment,
    size_t limit_objects, size_t preferred_objects, size_t *received, void *reuse_ptr, ba_command_ret *ret)
 {
    size_t bytes, chunk, objects, reuse_head;
@@ -333,14 +333,14 @@ BA_DETAIL_FN BA_DETAIL_INLINE_INTO_CALLERS ba_command_ret ba_detail_inline_comma
    ba_command_ret ret = {0, 0};
    ba_detail_ch *p = 0;
    size_t old_size = 0, received = 0;
-   /* Only a command that may take a new block may take a detour (a constant of the container's
-    * growth: its shrink_to_fit keeps the plain lock, and its code as short as it was). */
+   /* Only a command that may take a new block may come from the thread's cache (a constant of the
+    * container's growth: its shrink_to_fit keeps the plain lock, and its code as short as it was). */
    if (h != &ba_detail_default_heap_storage
        || (command & (BA_ALLOCATE_NEW | BA_ZERO_MEMORY | BA_SHRINK_IN_PLACE | BA_TRY_SHRINK_IN_PLACE)) != BA_ALLOCATE_NEW) {
       ba_detail_lock(h);
-   } else if (BA_DETAIL_UNLIKELY(!ba_detail_lock_unless_busy(h))) {
-      if (ba_detail_command_detour(h, command, sizeof_object, alignof_object, limit_objects, preferred_objects,
-                                   &received, reuse_ptr, &ret)) {
+   } else if (BA_DETAIL_UNLIKELY(!ba_detail_lock_unless_cached(h))) {
+      if (ba_detail_command_from_cache(h, command, sizeof_object, alignof_object, limit_objects, preferred_objects,
+                                       &received, reuse_ptr, &ret)) {
          if (received_objects) *received_objects = received;
          return ret;
       }

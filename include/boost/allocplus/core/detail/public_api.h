@@ -27,9 +27,9 @@ BOOST_ALLOCPLUS_CORE_API void *ba_heap_malloc(ba_heap *h, size_t n)
 BOOST_ALLOCPLUS_CORE_API void ba_heap_free(ba_heap *h, void *mem) { ba_detail_heap_free(h, mem); }
 
 /* A block of n bytes from the default heap that its owner means to grow in place
- * (allocation_command): from the heap, where it can grow, as ba_heap_malloc; during a detour of
- * the calling thread (another thread was found at the heap's lock: thread_cache.h), from its
- * cache. Returns: null when out of memory. */
+ * (allocation_command): from the heap, where it can grow, as ba_heap_malloc; in a process with
+ * threads, a small one from the calling thread's cache (thread_cache.h). Returns: null when out of
+ * memory. */
 /* (Kept a call: inline, it made the aged vector row 4% slower. Only C++ calls it: a C unit has it
  * unused.) */
 BA_DETAIL_OUT_OF_LINE_FN __attribute__((unused)) void *ba_detail_default_malloc_growable(size_t n)
@@ -37,7 +37,7 @@ BA_DETAIL_OUT_OF_LINE_FN __attribute__((unused)) void *ba_detail_default_malloc_
    ba_heap *h = ba_detail_default();
    void *mem;
    if (n > BA_DETAIL_CACHE_MAX_REQUEST) return ba_heap_malloc(h, n);
-   if (!ba_detail_lock_unless_busy(h)) return ba_detail_cache_malloc(n);
+   if (!ba_detail_lock_unless_cached(h)) return ba_detail_cache_malloc(n);
    mem = ba_detail_heap_malloc_held(h, n);
    return mem || !ba_detail_cache_reclaim(h) ? mem : ba_detail_heap_malloc(h, n);
 }
@@ -342,10 +342,7 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_defau
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void)
 {
    ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
-   if (ba_detail_cache_is_real(tc)) {
-      ba_detail_pool_cache_flush(tc);   /* the node pools' bins too */
-      ba_detail_detour_end(tc);
-   }
+   if (ba_detail_cache_is_real(tc)) ba_detail_pool_cache_flush(tc);   /* the node pools' bins too */
    ba_detail_cache_flush_all(ba_detail_default());
 }
 BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }

@@ -32,8 +32,6 @@ typedef struct ba_detail_state {
    int cache_cap_set;                    /* cache_cap was set (0 then turns the caches off) */
    int cache_key_made;
    pthread_key_t cache_key;              /* its destructor gives a thread's cache back */
-   int default_heap_busy;                /* a thread found the default heap's lock held: the
-                                          * threads take detours (thread_cache.h) */
    /* The node pools that keep nodes in the threads' caches (pool_cache.h); 0 is no class. */
    ba_detail_pool_class pool_classes[BA_DETAIL_POOL_CLASSES];
    unsigned pool_class_count;            /* classes 1..count are registered (the registry lock) */

@@ -172,8 +172,6 @@ typedef struct ba_detail_thread_cache {
    struct ba_detail_thread_cache *next;   /* every thread's cache, under the registry lock */
    struct ba_detail_thread_cache *prev;
    uintptr_t thread;                      /* its thread (ba_detail_thread_id) */
-   unsigned detour;                       /* calls left that keep growing blocks off the heap's
-                                           * lock (thread_cache.h); 0 in the stand-ins */
 } ba_detail_thread_cache;
 
 /* Full magazines between the threads (Bonwick's depot): a magazine is a bin's worth of blocks

@@ -246,16 +246,6 @@ BA_DETAIL_FN void ba_detail_cache_limits(ba_detail_thread_cache *tc, size_t cap)
    }
 }
 
-/* Ends the detour of the calling thread's cache tc (thread_cache.h's last part), if any, and
- * tells the threads that they may meet at the lock no more: its countdown ran out, the thread
- * flushes its cache or exits. */
-BA_DETAIL_OUT_OF_LINE_FN void ba_detail_detour_end(ba_detail_thread_cache *tc)
-{
-   tc->detour = 0;
-   if (__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED))
-      __atomic_store_n(&ba_core_v1_state.default_heap_busy, 0, __ATOMIC_RELAXED);
-}
-
 BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache);
 BA_DETAIL_FN void ba_detail_cache_fork_child(void);
 
@@ -342,7 +332,6 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    ba_detail_thread_cache *tc = (ba_detail_thread_cache *)cache;
    int entered;
    ba_detail_thread_cache_ptr = &ba_detail_retired_cache;
-   ba_detail_detour_end(tc);
    ba_detail_pool_cache_flush(tc);
    ba_detail_cache_flush(h, tc);
    entered = ba_detail_registry_enter();
@@ -536,93 +525,50 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
 }
 
 /* ------------------------------------------------------------------------------------------
- * Growing blocks while threads meet at the heap's lock
+ * Growing blocks in a process with threads
  *
- * A block its owner means to grow (a vector's buffer) comes from the heap itself, where it can
- * grow in place, and so do its expansions and the free of a block that ends at the top: each takes
- * the heap's lock. Two threads that build vectors at once took turns at it (measured: 7.9x
- * std::vector's time on the aged 20-element row, bench/results/2026-11-25-vm-aged-vector-
- * threads.md). A thread that finds the lock held says so to every thread (default_heap_busy), and
- * each thread that sees it serves such calls of small blocks from its cache for its next
- * BA_DETAIL_DETOUR_CALLS calls (a detour): it gives up growth in place (a cached block's
- * neighbours are blocks of its size) for the cost of a cache, glibc's. A thread whose detour
- * ends clears the word and tries the lock again. All threads detour together, so that none grows
- * blocks at the top while the others' frees read it (measured: one thread on a detour while the
- * other used the heap cost 1.3x the time of both on a detour). A program whose threads never
- * meet at the lock (an idle second thread) keeps growth in place.
+ * A block its owner means to grow (a vector's buffer) comes from the heap itself in a process of
+ * one thread, where it can grow in place, and so do its expansions and the free of a block that
+ * ends at the top (the heap's lock is skipped there). In a process with threads each of these
+ * calls would take the lock, two atomic exchanges: with an idle second thread, ba::vector's growth
+ * took 1.33x std::vector's time on the aged 20-element row (2026-12-01, AMD EPYC), and two
+ * threads that built vectors at once took turns at the lock (7.9x, bench/results/2026-11-25-vm-
+ * aged-vector-threads.md). There, the calls about small blocks (up to BA_DETAIL_CACHE_MAX_REQUEST
+ * bytes) are served by the calling thread's cache, as std::vector's are by glibc's: no lock, no
+ * growth in place (a cached block's neighbours are blocks of its size). Larger blocks grow in
+ * place under the lock. (Before, a thread took its cache only for the 1024 calls after it had
+ * found the lock held, a "detour": an idle thread kept growth in place and its cost.)
  * ---------------------------------------------------------------------------------------- */
 
-/* Calls a detour lasts: long enough that the meeting at the lock that ends it is rare, short
- * enough that threads come back soon to growth in place once the others have stopped. */
-#define BA_DETAIL_DETOUR_CALLS 1024u
-
-/* Begins a detour of the calling thread of BA_DETAIL_DETOUR_CALLS calls, this one the first;
- * with tell, tells the other threads to take one too (the lock of the default heap h was found
- * held). Returns: 0 when the thread has no cache to take it (the caches are off or torn down). */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_detour_begin(ba_heap *h, int tell)
+/* ba_detail_lock_unless_cached for a thread of a process with threads that has no cache yet:
+ * makes it (returns 0), or takes the lock (returns 1) when the thread can have none (the caches
+ * are off, or its cache was torn down). */
+BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_without_cache(ba_heap *h)
 {
-   ba_detail_thread_cache *tc = ba_detail_cache_of_thread(h);
-   if (!tc) return 0;
-   if (tell) __atomic_store_n(&ba_core_v1_state.default_heap_busy, 1, __ATOMIC_RELAXED);
-   tc->detour = BA_DETAIL_DETOUR_CALLS - 1;
-   return 1;
-}
-
-/* The lock of the default heap h was found held: begins a detour (returns 0), or when the thread
- * has no cache for one, waits for the lock (returns 1). */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_or_detour(ba_heap *h)
-{
-   if (ba_detail_detour_begin(h, 1)) return 0;
+   if (ba_detail_cache_of_thread(h)) return 0;
    ba_detail_lock(h);
    return 1;
 }
 
-/* ba_detail_lock_unless_busy while the threads are told to take detours: one more call of the
- * calling thread's detour (begun now if it has none), or the end of it. */
-BA_DETAIL_OUT_OF_LINE_FN int ba_detail_lock_on_detour(ba_heap *h)
+/* For a call about a growing block of the default heap h. Returns: 1 with h's lock held (or
+ * needed by nobody: one thread); 0 when the process has threads and the calling thread a cache,
+ * whose caller serves the call from the cache or else takes the lock itself (ba_detail_lock).
+ * Costs a process with one thread one comparison, as the lock does; one with threads, one load
+ * of the thread's cache pointer instead of the lock's two exchanges. */
+BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_lock_unless_cached(ba_heap *h)
 {
-   ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;   /* a stand-in's detour is 0 */
-   int expected = 0;
-   if (tc->detour == 0) {
-      if (ba_detail_detour_begin(h, 0)) return 0;
-   } else if (--tc->detour != 0) {
-      return 0;
-   } else {
-      ba_detail_detour_end(tc);   /* its calls ran out: every thread comes back */
-   }
-   if (__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 1;
-   return ba_detail_lock_or_detour(h);
-}
-
-/* For a call about a growing block of the default heap h: takes h's lock unless the threads
- * are told to take detours or the lock would make this one wait. Returns: 1 with the lock held (or
- * needed by nobody: one thread); 0 for a call of the thread's detour, whose caller serves it from
- * the cache or else takes the lock itself (ba_detail_lock). The try is a compare-exchange, not the
- * exchange of ba_detail_try_lock: a failed try must leave the lock word as it was (a 2 says that a
- * thread sleeps). A thread on a detour whose word another thread cleared comes back at once (its
- * count, left as it was, shortens its next detour). Costs a process with one thread one
- * comparison, as the lock does; one with threads, beside the lock, one load of a word written
- * once a detour (measured: each load more here cost 2-4% of the aged vector row's time with an
- * idle thread, whose calls all come here). */
-BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_lock_unless_busy(ba_heap *h)
-{
-   int expected = 0;
    if (BA_DETAIL_LIKELY(ba_detail_lock_mode(h) <= ba_detail_single_threaded())) return 1;
-   if (BA_DETAIL_UNLIKELY(__atomic_load_n(&ba_core_v1_state.default_heap_busy, __ATOMIC_RELAXED)))
-      return ba_detail_lock_on_detour(h);
-   if (BA_DETAIL_LIKELY(__atomic_compare_exchange_n(&h->lock_word, &expected, 1, 0, __ATOMIC_ACQUIRE,
-                                                    __ATOMIC_RELAXED)))
-      return 1;
-   return ba_detail_lock_or_detour(h);
+   if (BA_DETAIL_LIKELY(ba_detail_cache_is_real(ba_detail_thread_cache_ptr))) return 0;
+   return ba_detail_lock_without_cache(h);
 }
 
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
 /* ba_free of a block of the default heap that ends at the top: to the heap, where it merges into
- * the top, or during a detour to the cache as any other block. */
+ * the top, or in a process with threads to the cache as any other block. */
 BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_to_heap(void *mem)
 {
    ba_heap *h = &ba_detail_default_heap_storage;
-   if (!ba_detail_lock_unless_busy(h)) ba_detail_cache_free_slow_at(mem, 0);
+   if (!ba_detail_lock_unless_cached(h)) ba_detail_cache_free_slow_at(mem, 0);
    else if (ba_detail_free_short(h, mem)) ba_detail_unlock(h);
    else ba_detail_free_locked(h, mem);
 }
