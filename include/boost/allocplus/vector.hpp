@@ -694,7 +694,8 @@ private:
    //! A first buffer of at least n elements for a vector that will grow into it: from a
    //! version-2 allocator an allocate_new command that says so (expand_fwd), which the allocator
    //! may serve from memory that can grow in place (ba::allocator: the heap's top rather than the
-   //! thread's cache, where the block would sit between cached blocks); else allocate_buffer.
+   //! thread's cache, where the block would sit between cached blocks; but a small block in a
+   //! process with threads comes from the cache); else allocate_buffer.
    allocation_result<T *, size_type> allocate_growable_buffer(size_type n)
    {
       if constexpr (alloc_traits::is_version_2) {

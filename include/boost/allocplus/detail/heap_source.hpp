@@ -11,9 +11,8 @@
 //   void *allocate_growable_bytes(n)         a block a container means to grow in place
 //                                            (allocation_command): from the heap itself, not
 //                                            from a thread's cache, whose blocks sit between
-//                                            cached blocks of their size (but while another
-//                                            thread holds the heap's lock: core/detail/
-//                                            thread_cache.h)
+//                                            cached blocks of their size (but a small one in a
+//                                            process with threads: core/detail/thread_cache.h)
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
 //   ba_command_ret command(...)              ba_allocation_command (kept a call)
@@ -38,7 +37,7 @@ struct default_heap_source {
    static void *allocate_growable_bytes(std::size_t n) noexcept
    {
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      // From the heap, or from the thread's cache while another thread is at the heap's lock.
+      // From the heap, or (a small block in a process with threads) from the thread's cache.
       return ::boost::allocplus::ba_detail_default_malloc_growable(n);
 #else
       return ba_heap_malloc(ba_default_heap(), n);

@@ -537,7 +537,9 @@ BA_DETAIL_OUT_OF_LINE_FN BA_DETAIL_NOTHROW void ba_detail_cache_free_slow(void *
  * bytes) are served by the calling thread's cache, as std::vector's are by glibc's: no lock, no
  * growth in place (a cached block's neighbours are blocks of its size). Larger blocks grow in
  * place under the lock. (Before, a thread took its cache only for the 1024 calls after it had
- * found the lock held, a "detour": an idle thread kept growth in place and its cost.)
+ * found the lock held, a "detour": an idle thread kept growth in place and its cost.) A C library
+ * that cannot say whether the process has one thread (ba_detail_single_threaded) makes every
+ * process one with threads here.
  * ---------------------------------------------------------------------------------------- */
 
 /* ba_detail_lock_unless_cached for a thread of a process with threads that has no cache yet:
