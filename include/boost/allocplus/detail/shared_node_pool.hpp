@@ -18,14 +18,14 @@
 // (eight; more threads share them): a thread takes back the magazines it parked before any
 // other thread's, and another's only when its own lane is empty (depot_lane). A lane that has
 // taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, and
-// holds as many nodes as are in use, is put in address order when its thread next takes from
-// it (put_lane_in_order_locked). Nodes a bin takes from the pool go into it last first, so that
-// the bin hands them out in the pool's order (a new block's: address order; handed out reversed,
-// a bin's worth at a time, they made a list churn over the shared pool 1.6x slower to walk). A
-// burst (version 2) is made under the lock from the depot's nodes first, walked off its magazines
-// (a magazine partly taken stays, shorter, and a bin that takes it is topped up from the next
-// ones), then from the pool; while threads contend for the lock, through the threads' bins
-// (bursts_through_bins). The depot's nodes
+// holds as many nodes as its thread has in use, is put in address order when its thread next
+// takes from it, out of the depot and without the lock (put_lane_in_order_outside_lock). Nodes
+// a bin takes from the pool go into it last first, so that the bin hands them out in the pool's
+// order (a new block's: address order; handed out reversed, a bin's worth at a time, they made a
+// list churn over the shared pool 1.6x slower to walk). A burst (version 2) is made under the lock
+// from the depot's nodes first, walked off its magazines (a magazine partly taken stays, shorter,
+// and a bin that takes it is topped up from the next ones), then from the pool; while threads
+// contend for the lock, through the threads' bins (bursts_through_bins). The depot's nodes
 // are free nodes like the list's (it is an array of magazines from the core, grown as needed;
 // without memory for it, a magazine goes back node by node); release_free_blocks() puts them back
 // on the list first. The adaptive pools keep none: their blocks must drain for memory to go back.
@@ -187,8 +187,9 @@ public:
       unlock(locked);
    }
 
-   //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay; the
-   //!   depot's go back to the pool first).
+   //! Effects: gives the pool's free blocks back to the core (nodes in threads' bins stay, and
+   //!   those of a lane its thread is putting in order at that moment; the depot's go back to
+   //!   the pool first).
    std::size_t release_free_blocks() noexcept
    {
       const int taken = lock();
@@ -207,7 +208,8 @@ public:
       return owned;
    }
 
-   //! Returns: what the pool holds (nodes in threads' bins count as in use, the depot's as free).
+   //! Returns: what the pool holds (nodes in threads' bins count as in use, the depot's as free,
+   //!   those of a lane its thread is putting in order at that moment as in use).
    statistics_type statistics() const noexcept
    {
       const int taken = lock();
@@ -256,6 +258,10 @@ private:
       std::size_t count = 0;           // magazines in it
       std::size_t nodes = 0;           // the nodes they hold
       std::size_t parked_unordered = 0;   // nodes parked since the lane was last put in order
+      // The nodes its thread's bin took in refills less those it gave back (0 when it gave back
+      // more): about the nodes the thread has in use, at a refill.
+      std::size_t thread_nodes = 0;
+      bool ordering = false;   // its thread orders its magazines, taken out of it, without the lock
    };
    static constexpr std::size_t lane_count = 8;
 
@@ -391,11 +397,15 @@ private:
 
    // Returns: whether the lane has room for one more magazine, its array grown if need be.
    // Precondition: the lock is held.
-   bool lane_has_room_locked(depot_lane &lane) noexcept
+   bool lane_has_room_locked(depot_lane &lane) noexcept { return keeps_depot && reserve_slots(lane, lane.count + 1); }
+
+   // Returns: whether the lane's array has room for `wanted` magazines, grown (doubled, at
+   // least 64) if need be.
+   static bool reserve_slots(depot_lane &lane, std::size_t wanted) noexcept
    {
-      if (!keeps_depot) return false;
-      if (lane.count != lane.size) return true;
-      const std::size_t size = lane.size ? 2 * lane.size : 64;
+      if (wanted <= lane.size) return true;
+      std::size_t size = lane.size ? 2 * lane.size : 64;
+      while (size < wanted) size *= 2;
       auto *grown = static_cast<magazine *>(ba_malloc(size * sizeof(magazine)));
       if (!grown) return false;
       if (lane.count) std::memcpy(static_cast<void *>(grown), lane.slots, lane.count * sizeof(magazine));
@@ -409,14 +419,15 @@ private:
    // (made its own), else one shared with another thread. Precondition: the lock is held.
    depot_lane *lane_to_park_in_locked(const void *bin) noexcept
    {
+      // (An empty lane nobody owns first: an empty one may be a live thread's, its count and all.)
       depot_lane *empty = nullptr;
       for (depot_lane &lane : lanes_) {
          if (lane.owner == bin) return &lane;
-         if (!empty && lane.count == 0) empty = &lane;
+         if (lane.count == 0 && !lane.ordering && (!empty || (empty->owner && !lane.owner))) empty = &lane;
       }
       if (empty) {
          empty->owner = bin;
-         empty->parked_unordered = 0;
+         empty->parked_unordered = empty->thread_nodes = 0;
          return empty;
       }
       // (A thread's bins lie at one offset in a record of pages of its own: the page's number,
@@ -441,8 +452,7 @@ private:
 
    void park_locked(depot_lane &lane, const magazine &m) noexcept
    {
-      lane.slots[lane.count++] = m;
-      lane.nodes += m.length;
+      put_on_lane(lane, m);
       ++depot_count_;
       depot_nodes_ += m.length;
    }
@@ -513,7 +523,8 @@ private:
       // The thread's bin is empty (the pop failed): it is refilled, and the node comes from it.
       // (ba_detail_pool_cache_bin made the thread's cache current: the pop reads that bin.)
       if (ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr) {
-         const int taken = lock();
+         int taken = lock();
+         if (depot_lane *lane = lane_to_order_locked(bin)) taken = put_lane_in_order_outside_lock(*lane, taken);
          refill_bin_locked(bin);
          unlock(taken);
          void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1);
@@ -565,6 +576,7 @@ private:
    // burst; then with nodes from the pool. Precondition: the lock is held.
    void refill_bin_locked(ba_detail_cache_bin *bin) noexcept
    {
+      const unsigned held_before = bin->limit - bin->room;
       depot_lane *lane = bin->head == nullptr ? lane_to_take_from_locked(bin) : nullptr;
       if (lane && lane->owner != bin && depot_holds_a_mostly_free_pool_locked()) {
          give_depot_back_in_order_locked();
@@ -594,6 +606,18 @@ private:
          });
          while (taken) put_in_bin(bin, pop_taken(taken));
       }
+      count_thread_nodes_locked(bin, bin->limit - bin->room - held_before, 0);
+   }
+
+   // The thread's own lane (made its own when a lane is empty) counts `taken` more nodes taken
+   // by its bin and `given` more given back. Precondition: the lock is held.
+   void count_thread_nodes_locked(const ba_detail_cache_bin *bin, std::size_t taken, std::size_t given) noexcept
+   {
+      if (!keeps_depot) return;   // (no lane is ever put in order)
+      depot_lane &lane = *lane_to_park_in_locked(bin);
+      if (lane.owner != bin) return;   // (a lane shared with other threads: no count of its own)
+      lane.thread_nodes += taken;
+      lane.thread_nodes -= std::min(lane.thread_nodes, given);
    }
 
    // Node (taken from the pool, not free) waits in the thread's bin, free.
@@ -633,6 +657,7 @@ private:
       } else {
          bin->room += static_cast<unsigned>(return_nodes_locked(older, count));
       }
+      if (older) count_thread_nodes_locked(bin, 0, count);
    }
 
 #endif
@@ -689,7 +714,7 @@ private:
    template <class Give>
    void walk_magazines_locked(Give give) noexcept
    {
-      walk_eight_magazines_locked([this] { return depot_count_ != 0 ? pop_magazine_locked() : magazine{nullptr, 0}; },
+      walk_eight_magazines([this] { return depot_count_ != 0 ? pop_magazine_locked() : magazine{nullptr, 0}; },
                                   [this, &give](void *node) {
                                      pool_.unpoison(node);
                                      pool_.unmark_free(node);
@@ -700,9 +725,10 @@ private:
    // Calls visit(node) for every node of up to eight magazines taken by pop() (a magazine of no
    // nodes: none left), the nodes left as they wait (marked, poisoned). The magazines are walked
    // side by side, each next node fetched while the others' are read: a walk of one list at a
-   // time waits for every node in turn. Precondition: the lock is held.
+   // time waits for every node in turn. Precondition: the magazines are the caller's (the lock
+   // is held, or they are out of the depot).
    template <class Pop, class Visit>
-   void walk_eight_magazines_locked(Pop pop, Visit visit) noexcept
+   void walk_eight_magazines(Pop pop, Visit visit) noexcept
    {
       constexpr std::size_t ways = 8;
       parked_walk walks[ways];
@@ -724,26 +750,45 @@ private:
    // the depot. Precondition: the lock is held; the lane (the depot) is not empty.
    magazine pop_magazine_locked(depot_lane &lane) noexcept
    {
-      const magazine m = lane.slots[--lane.count];
-      lane.nodes -= m.length;
+      const magazine m = take_off_lane(lane);
       --depot_count_;
       depot_nodes_ -= m.length;
       return m;
    }
    magazine pop_magazine_locked() noexcept { return pop_magazine_locked(*lane_to_take_from_locked(nullptr)); }
 
+   // A lane's own count of its magazines and nodes, without the depot's: on top of it, magazine m
+   // (the lane has room); off it, the magazine on top (the lane is not empty).
+   static void put_on_lane(depot_lane &lane, const magazine &m) noexcept
+   {
+      lane.slots[lane.count++] = m;
+      lane.nodes += m.length;
+   }
+   static magazine take_off_lane(depot_lane &lane) noexcept
+   {
+      const magazine m = lane.slots[--lane.count];
+      lane.nodes -= m.length;
+      return m;
+   }
+
    // A lane of a thread's own is put in order when the nodes parked in it since it was last
    // ordered are more than a cache holds (1 MiB) and at least half of it (each node parked is
-   // ordered about twice at most), and it holds at least as many nodes as are in use (a
-   // container died and the next will be built from its nodes; a lane that feeds a container
+   // ordered about twice at most), and it holds at least as many nodes as its thread has in use
+   // (a container died and the next will be built from its nodes; a lane that feeds a container
    // that stays is used in the order its nodes were freed, the last freed, still in the cache,
-   // first: ordering it cost lists of shared_ptr 1.16x the time a node). Precondition: the lock
-   // is held.
+   // first: ordering it cost lists of shared_ptr 1.16x the time a node). The thread's nodes
+   // (thread_nodes), not the pool's: with the pool's, a thread whose list died found another
+   // thread's list alive as often as not, and built its next list from its lane in the order of
+   // the frees (two threads churning lists took 1.07x the time a node). thread_nodes is a guess
+   // (a thread whose nodes other threads free is never credited with them; a new thread whose
+   // bin has a dead one's place inherits its lane and count): never more than the pool's.
+   // Precondition: the lock is held.
    bool lane_wants_order_locked(const depot_lane &lane) const noexcept
    {
       if constexpr (keeps_depot) {
          return lane.parked_unordered * pool_.node_size() >= depot_return_bytes && lane.nodes <= Pool::order_whole_nodes
-             && 2 * lane.parked_unordered >= lane.nodes && lane.nodes >= pool_.nodes_in_use() - depot_nodes_;
+             && 2 * lane.parked_unordered >= lane.nodes
+             && lane.nodes >= std::min(lane.thread_nodes, pool_.nodes_in_use() - depot_nodes_);
       } else {
          (void)lane;
          return false;   // (no lane holds anything)
@@ -752,54 +797,150 @@ private:
 
    // Puts the nodes of a lane in address order, as magazines of a batch: the lowest
    // magazine on top, each one's list running up in address. The nodes stay where they are (the
-   // lane's, free, marked). Without memory for an array of them, the lane stays as it is.
-   // A node found twice was parked twice (freed twice: reported). Precondition: the lock is held.
-   void put_lane_in_order_locked(depot_lane &lane) noexcept
+   // lane's, free, marked). A bit for every place of a node in the pool's blocks marks the
+   // nodes as the walk of the lane meets them, and the bits are read back in address order: no
+   // array of the nodes (19 MB for 2.4M of them, which glibc maps afresh and the kernel zeroes
+   // page by page: a list churn over the shared pool took 2.2x the time a node in its second
+   // round). Where the blocks lie too far apart for the bits, an array of the nodes, sorted;
+   // without memory for either, the lane stays as it is. A node found twice was parked twice
+   // (freed twice), one outside the blocks was never the pool's: both reported. The lane's own
+   // counts change, not the depot's: its nodes end in as few magazines of a batch as hold them,
+   // fewer than it had when some were short (put_lane_in_order_locked brings the depot's along).
+   // Precondition: the lane is out of the depot (put_lane_in_order_outside_lock), or the lock
+   // is held.
+   void put_lane_in_order(depot_lane &lane) noexcept
    {
       lane.parked_unordered = 0;
-      std::vector<char *> nodes;
-      try {
-         nodes.reserve(lane.nodes);
-      } catch (...) {
-         return;
-      }
       // Magazines of a batch (what a bin's refill takes at once), and no more of them than the
       // lane had: its array has room for those.
-      const std::size_t had = lane.count;
-      const std::size_t per_magazine = std::max<std::size_t>(batch(), (lane.nodes + had - 1) / had);
-      walk_lane_locked(lane, [&](void *node) { nodes.push_back(static_cast<char *>(node)); });
+      const std::size_t had = lane.count, nodes = lane.nodes;
+      const std::size_t per_magazine = std::max<std::size_t>(batch(), (nodes + had - 1) / had);
       // (The highest magazine is parked first: it takes what does not fill one, so that every
       // magazine a refill takes, lowest first, is whole.)
-      std::size_t wanted = nodes.size() % per_magazine != 0 ? nodes.size() % per_magazine : per_magazine;
+      std::size_t wanted = nodes % per_magazine != 0 ? nodes % per_magazine : per_magazine;
       void *first = nullptr;
       std::size_t length = 0;
-      visit_in_descending_address_order(
-         nodes, pool_.node_alignment(),
-         [&](char *node) {
-            // (Highest first: each node goes in front of the one above it.)
-            pool_.unpoison(node);
-            ba_detail_link_store(node, first);
-            pool_.poison(node);
-            first = node;
-            if (++length == wanted) {
-               park_locked(lane, magazine{first, length});
-               first = nullptr;
-               length = 0;
-               wanted = per_magazine;
-            }
-         },
-         [&](char *node) { pool_.report("double free of a node (parked twice in the depot)", node); });
-      if (length != 0) park_locked(lane, magazine{first, length});
+      auto link = [&](char *node) {
+         // (Highest first: each node goes in front of the one above it.)
+         pool_.unpoison(node);
+         ba_detail_link_store(node, first);
+         pool_.poison(node);
+         first = node;
+         if (++length == wanted) {
+            put_on_lane(lane, magazine{first, length});
+            first = nullptr;
+            length = 0;
+            wanted = per_magazine;
+         }
+      };
+      auto parked_twice = [this](const void *node) { pool_.report("double free of a node (parked twice in the depot)", node); };
+      const auto span = pool_.span_now();
+      // (At most a word of bits a node: never more memory than the array of the nodes.)
+      address_bits places(span.low, span.high, pool_.node_alignment(), nodes);
+      if (!places.empty()) {
+         walk_lane(lane, [&](void *node) {
+            if (BOOST_UNLIKELY(!places.covers(node)))
+               pool_.report("a pointer that did not come from this pool is freed (found in the depot)", node);
+            if (BOOST_UNLIKELY(!places.mark(node))) parked_twice(node);
+         });
+         places.visit_descending(link);
+      } else {
+         std::vector<char *> listed;
+         try {
+            listed.reserve(nodes);
+         } catch (...) {
+            return;
+         }
+         walk_lane(lane, [&](void *node) { listed.push_back(static_cast<char *>(node)); });
+         visit_in_descending_address_order(listed, pool_.node_alignment(), link, parked_twice);
+      }
+      if (length != 0) put_on_lane(lane, magazine{first, length});
    }
 
-   // Calls visit(node) for every node of the lane's magazines, which it takes off the lane, the
-   // nodes left as they wait. Precondition: the lock is held.
+   // put_lane_in_order for a lane in the depot, whose counts follow the lane's. Precondition:
+   // the lock is held.
+   void put_lane_in_order_locked(depot_lane &lane) noexcept
+   {
+      depot_count_ -= lane.count;
+      depot_nodes_ -= lane.nodes;
+      put_lane_in_order(lane);
+      depot_count_ += lane.count;
+      depot_nodes_ += lane.nodes;
+   }
+
+   // Calls visit(node) for every node of the lane's magazines, which it takes off the lane (the
+   // lane's counts only: the caller puts them back), the nodes left as they wait. Precondition:
+   // as put_lane_in_order's.
    template <class Visit>
-   void walk_lane_locked(depot_lane &lane, Visit visit) noexcept
+   void walk_lane(depot_lane &lane, Visit visit) noexcept
    {
       while (lane.count != 0)
-         walk_eight_magazines_locked([&] { return lane.count != 0 ? pop_magazine_locked(lane) : magazine{nullptr, 0}; }, visit);
+         walk_eight_magazines([&] { return lane.count != 0 ? take_off_lane(lane) : magazine{nullptr, 0}; }, visit);
    }
+
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+   // Returns: the thread's own lane when its empty bin will take from it and it wants to be put
+   // in order (lane_wants_order_locked); else null. Precondition: the lock is held; the bin is
+   // empty.
+   depot_lane *lane_to_order_locked(const ba_detail_cache_bin *bin) noexcept
+   {
+      depot_lane *lane = lane_to_take_from_locked(bin);
+      return lane && lane->owner == bin && lane_wants_order_locked(*lane) ? lane : nullptr;
+   }
+
+   // Puts the thread's own lane in order with the lock let go meanwhile: its magazines are taken
+   // out of the depot (the lane, empty, stays the thread's), put in order, and put back under
+   // the lock, above any that another thread parked there meanwhile (threads that share a lane).
+   // Another thread's refill or burst takes other nodes meanwhile instead of waiting: ordering
+   // 2.4M nodes takes some 15 ms, and under the lock two threads churning lists over one pool
+   // spent most of their time waiting for it. (A fork meanwhile: the child does not have the
+   // lane's nodes, never hands them out, and its lane stays marked `ordering`: no thread of the
+   // child makes it its own, threads that share lanes still park there.) Returns: the lock's
+   // token, taken again.
+   // Precondition: the lock is held (`taken`).
+   int put_lane_in_order_outside_lock(depot_lane &lane, int taken) noexcept
+   {
+      depot_lane out = lane;
+      depot_count_ -= out.count;
+      depot_nodes_ -= out.nodes;
+      lane.slots = nullptr;
+      lane.size = lane.count = lane.nodes = lane.parked_unordered = 0;
+      lane.ordering = true;
+      unlock(taken);
+      put_lane_in_order(out);
+      taken = lock();
+      put_lane_back_locked(lane, out);
+      return taken;
+   }
+
+   // The lane's magazines, out of the depot, come back into it, above those parked there
+   // meanwhile (which go back to the pool when there is no memory for them all in one array).
+   // Precondition: the lock is held.
+   void put_lane_back_locked(depot_lane &lane, depot_lane &out) noexcept
+   {
+      lane.ordering = false;
+      if (lane.count != 0 && !reserve_slots(out, out.count + lane.count)) {
+         while (lane.count != 0) {
+            const magazine m = pop_magazine_locked(lane);
+            return_nodes_locked(m.first, m.length);
+         }
+      }
+      if (lane.count != 0) {
+         std::memmove(static_cast<void *>(out.slots + lane.count), out.slots, out.count * sizeof(magazine));
+         std::memcpy(static_cast<void *>(out.slots), lane.slots, lane.count * sizeof(magazine));
+         out.count += lane.count;
+         out.nodes += lane.nodes;
+         depot_count_ -= lane.count;   // (counted again with out's)
+         depot_nodes_ -= lane.nodes;
+      }
+      ba_free(lane.slots);
+      out.parked_unordered = lane.parked_unordered;
+      out.owner = lane.owner;
+      lane = out;
+      depot_count_ += lane.count;
+      depot_nodes_ += lane.nodes;
+   }
+#endif
 
    // Gives the depot's magazines back to the pool, in one burst: the pool then orders them, or
    // starts over, as it would any list given back at once. Precondition: the lock is held.
