@@ -667,12 +667,12 @@ BOOST_AUTO_TEST_CASE(two_threads_put_their_lanes_in_order_at_once_and_keep_their
    expect_every_block_goes_back<stamped_node>();
 }
 
-BOOST_AUTO_TEST_CASE(a_lane_put_in_order_under_the_lock_keeps_the_depots_counts)
+BOOST_AUTO_TEST_CASE(a_lane_put_in_order_by_a_bursts_refill_keeps_the_depots_counts)
 {
    // Bursts through the thread's bin leave magazines short in its lane; when a burst's refill
-   // then puts the lane in order under the lock, its nodes end in fewer magazines than it had,
-   // and the depot counts them so: a walk of the whole depot (release_free_blocks) finds every
-   // magazine it counts.
+   // then puts the lane in order, its nodes end in fewer magazines than it had, and the depot
+   // counts them so: a walk of the whole depot (release_free_blocks) finds every magazine it
+   // counts.
    auto &pool = ba::detail::shared_node_pool_for<64, 8, 1000>();   // (a pool no other test uses)
    const std::size_t batch = pool.magazine_nodes(64);
    auto burst = [&](std::size_t n) {

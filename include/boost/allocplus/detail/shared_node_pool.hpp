@@ -316,13 +316,13 @@ private:
    // out, after giving back to the pool every node of the list (`taken` null).
    BOOST_FORCEINLINE bool take_locked(std::size_t n, void *&taken, thread_bin *bin, bool routed)
    {
-      const int locked = lock();
+      int locked = lock();
       note_how_locked(locked, routed);
       if (depot_count_ != 0 && depot_holds_a_mostly_free_pool_locked()) give_depot_back_in_order_locked();
       const std::size_t from_depot = depot_count_ != 0 ? take_from_depot_locked(n, taken, bin) : 0;
       const bool whole = take_more_nodes(pool_, n - from_depot, taken);
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-      if (whole && bin) refill_bin_locked(bin);
+      if (whole && bin) refill_bin_locked(bin, locked);
 #endif
       unlock(locked);
       return whole;
@@ -524,8 +524,7 @@ private:
       // (ba_detail_pool_cache_bin made the thread's cache current: the pop reads that bin.)
       if (ba_detail_cache_bin *bin = bins_usable() ? ba_detail_pool_cache_bin(cls_) : nullptr) {
          int taken = lock();
-         if (depot_lane *lane = lane_to_order_locked(bin)) taken = put_lane_in_order_outside_lock(*lane, taken);
-         refill_bin_locked(bin);
+         refill_bin_locked(bin, taken);
          unlock(taken);
          void *node = ba_detail_pool_cache_pop(cls_, pool_.node_alignment() - 1);
          if (BOOST_UNLIKELY(!node)) throw_bad_alloc();
@@ -574,7 +573,10 @@ private:
    // Fills the thread's empty bin up to half: with the magazine its lane (else the fullest lane)
    // parked last, whole; topped up from the next magazines when that one was left short by a
    // burst; then with nodes from the pool. Precondition: the lock is held.
-   void refill_bin_locked(ba_detail_cache_bin *bin) noexcept
+   // A lane of the thread's own that wants order (lane_wants_order_locked) is put in order first,
+   // with the lock let go meanwhile (put_lane_in_order_outside_lock: `taken`, the lock's token,
+   // is then its new one).
+   void refill_bin_locked(ba_detail_cache_bin *bin, int &taken) noexcept
    {
       const unsigned held_before = bin->limit - bin->room;
       depot_lane *lane = bin->head == nullptr ? lane_to_take_from_locked(bin) : nullptr;
@@ -583,7 +585,7 @@ private:
          lane = nullptr;
       }
       if (lane) {
-         if (lane->owner == bin && lane_wants_order_locked(*lane)) put_lane_in_order_locked(*lane);
+         if (lane->owner == bin && lane_wants_order_locked(*lane)) taken = put_lane_in_order_outside_lock(*lane, taken);
          const magazine m = pop_magazine_locked(*lane);
          bin->head = m.first;
          bin->room = bin->limit - static_cast<unsigned>(m.length);
@@ -803,11 +805,9 @@ private:
    // page by page: a list churn over the shared pool took 2.2x the time a node in its second
    // round). Where the blocks lie too far apart for the bits, an array of the nodes, sorted;
    // without memory for either, the lane stays as it is. A node found twice was parked twice
-   // (freed twice), one outside the blocks was never the pool's: both reported. The lane's own
-   // counts change, not the depot's: its nodes end in as few magazines of a batch as hold them,
-   // fewer than it had when some were short (put_lane_in_order_locked brings the depot's along).
-   // Precondition: the lane is out of the depot (put_lane_in_order_outside_lock), or the lock
-   // is held.
+   // (freed twice), one outside the blocks was never the pool's: both reported. Its nodes end
+   // in as few magazines of a batch as hold them, fewer than it had when some were short.
+   // Precondition: the lane is out of the depot (put_lane_in_order_outside_lock).
    void put_lane_in_order(depot_lane &lane) noexcept
    {
       lane.parked_unordered = 0;
@@ -857,17 +857,6 @@ private:
       if (length != 0) put_on_lane(lane, magazine{first, length});
    }
 
-   // put_lane_in_order for a lane in the depot, whose counts follow the lane's. Precondition:
-   // the lock is held.
-   void put_lane_in_order_locked(depot_lane &lane) noexcept
-   {
-      depot_count_ -= lane.count;
-      depot_nodes_ -= lane.nodes;
-      put_lane_in_order(lane);
-      depot_count_ += lane.count;
-      depot_nodes_ += lane.nodes;
-   }
-
    // Calls visit(node) for every node of the lane's magazines, which it takes off the lane (the
    // lane's counts only: the caller puts them back), the nodes left as they wait. Precondition:
    // as put_lane_in_order's.
@@ -879,15 +868,6 @@ private:
    }
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
-   // Returns: the thread's own lane when its empty bin will take from it and it wants to be put
-   // in order (lane_wants_order_locked); else null. Precondition: the lock is held; the bin is
-   // empty.
-   depot_lane *lane_to_order_locked(const ba_detail_cache_bin *bin) noexcept
-   {
-      depot_lane *lane = lane_to_take_from_locked(bin);
-      return lane && lane->owner == bin && lane_wants_order_locked(*lane) ? lane : nullptr;
-   }
-
    // Puts the thread's own lane in order with the lock let go meanwhile: its magazines are taken
    // out of the depot (the lane, empty, stays the thread's), put in order, and put back under
    // the lock, above any that another thread parked there meanwhile (threads that share a lane).
@@ -919,6 +899,7 @@ private:
    void put_lane_back_locked(depot_lane &lane, depot_lane &out) noexcept
    {
       lane.ordering = false;
+      const std::size_t back_count = out.count, back_nodes = out.nodes;   // (those parked meanwhile are counted)
       if (lane.count != 0 && !reserve_slots(out, out.count + lane.count)) {
          while (lane.count != 0) {
             const magazine m = pop_magazine_locked(lane);
@@ -930,15 +911,13 @@ private:
          std::memcpy(static_cast<void *>(out.slots), lane.slots, lane.count * sizeof(magazine));
          out.count += lane.count;
          out.nodes += lane.nodes;
-         depot_count_ -= lane.count;   // (counted again with out's)
-         depot_nodes_ -= lane.nodes;
       }
       ba_free(lane.slots);
       out.parked_unordered = lane.parked_unordered;
       out.owner = lane.owner;
       lane = out;
-      depot_count_ += lane.count;
-      depot_nodes_ += lane.nodes;
+      depot_count_ += back_count;
+      depot_nodes_ += back_nodes;
    }
 #endif
 
