@@ -7,6 +7,8 @@
 // 16384 or 32768 elements (the seed's sizes).
 //
 //   seed004_vector_push_back/<N>/<alloc>        std::vector<int64_t>: N push_back, destroyed
+//                                               (with `ba_arena_ba_vector`: ba::vector<int64_t>
+//                                               over the arena, which grows in place at its end)
 //   seed004_deque_push_pop/<N>/<alloc>          std::deque<int64_t>: N push_back, N pop_front
 //   seed004_deque_push/<N>/<alloc>                the N push_back alone
 //   seed004_deque_pop/<N>/<alloc>                 the N pop_front alone
@@ -36,13 +38,18 @@
 // iteration); `pmr_unsync_pool` (std::pmr::unsynchronized_pool_resource over a monotonic
 // resource, released after each iteration); `foonathan_memory_stack` (foonathan::memory's
 // memory_stack through its std_allocator: frees nothing, unwound to its start after each
-// iteration; only when foonathan/memory is installed). All but std_allocator work in one static
+// iteration; only when foonathan/memory is installed); for the vector, also `malloc_allocator`
+// (std::vector over a minimal allocator that calls malloc and free: libstdc++ moves a vector's
+// elements with memmove when it grows only over std::allocator, and element by element over any
+// other allocator; this row measures that cost apart from any allocator's own) and
+// `ba_arena_ba_vector`. All but std_allocator and malloc_allocator work in one static
 // 96 MiB buffer, of which the part a row uses is faulted in before its first run. For the list
 // and the map, also `ba_arena_growing`: an arena over a 4 KiB buffer that grows by regions from
 // the core's default heap, released after each iteration (so every iteration pays for its regions).
 
 #include <boost/allocplus/arena.hpp>
 #include <boost/allocplus/arena_allocator.hpp>
+#include <boost/allocplus/vector.hpp>
 
 #include "benchmark_kit.hpp"
 
@@ -54,6 +61,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <list>
 #include <map>
@@ -146,6 +154,44 @@ private:
       alignas(16) static unsigned char buffer[kSmallBufferBytes];
       return buffer;
    }
+};
+
+//! A user's own stateless allocator over malloc and free: what std::vector does over any allocator
+//! that is not std::allocator, with the allocation itself glibc's as for std_allocator.
+template <class T>
+struct malloc_allocator {
+   using value_type = T;
+   malloc_allocator() = default;
+   template <class U>
+   malloc_allocator(const malloc_allocator<U> &) noexcept
+   {
+   }
+   T *allocate(std::size_t n)
+   {
+      if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+      if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);
+      throw std::bad_alloc();
+   }
+   void deallocate(T *p, std::size_t) noexcept { std::free(p); }
+   friend bool operator==(const malloc_allocator &, const malloc_allocator &) noexcept { return true; }
+   friend bool operator!=(const malloc_allocator &, const malloc_allocator &) noexcept { return false; }
+};
+
+struct malloc_policy {
+   template <class T>
+   using alloc = malloc_allocator<T>;
+   explicit malloc_policy(std::size_t) {}
+   template <class T>
+   alloc<T> get()
+   {
+      return {};
+   }
+   void reset() {}
+};
+
+//! The arena under ba::vector instead of std::vector (vector_push_back's `Vector`).
+struct arena_ba_vector_policy : arena_policy {
+   using arena_policy::arena_policy;
 };
 
 struct arena_growing_policy : arena_policy {
@@ -243,13 +289,23 @@ struct foonathan_stack_policy {
 };
 #endif
 
+//! The vector a policy's vector row pushes into: std::vector, or ba::vector for arena_ba_vector_policy.
+template <class Policy>
+struct vector_of {
+   using type = std::vector<std::int64_t, typename Policy::template alloc<std::int64_t>>;
+};
+template <>
+struct vector_of<arena_ba_vector_policy> {
+   using type = ba::vector<std::int64_t, ba::arena_allocator<std::int64_t>>;
+};
+
 template <class Policy>
 void vector_push_back(benchmark::State &state, std::int64_t n)
 {
    Policy policy(faulted_bytes(n, kFaultedBytesPerElement));
    for (auto _ : state) {
       {
-         std::vector<std::int64_t, typename Policy::template alloc<std::int64_t>> v(policy.template get<std::int64_t>());
+         typename vector_of<Policy>::type v(policy.template get<std::int64_t>());
          for (std::int64_t i = 0; i != n; ++i) v.push_back(i);
          benchmark::DoNotOptimize(v.data());
       }
@@ -411,12 +467,19 @@ void register_node_containers(const std::string &name)
 }
 
 template <class Policy>
+void register_vector(const std::string &name)
+{
+   for (std::int64_t n : kSizes)
+      ba_bench::register_benchmark("seed004_vector_push_back/" + std::to_string(n) + "/" + name,
+                                   [n](benchmark::State &s) { vector_push_back<Policy>(s, n); });
+}
+
+template <class Policy>
 void register_all(const std::string &name)
 {
    register_node_containers<Policy>(name);
+   register_vector<Policy>(name);
    for (std::int64_t n : kSizes) {
-      ba_bench::register_benchmark("seed004_vector_push_back/" + std::to_string(n) + "/" + name,
-                                   [n](benchmark::State &s) { vector_push_back<Policy>(s, n); });
       register_phases("seed004_deque", "push_pop", "push", "pop", n, name,
                       [](benchmark::State &s, std::int64_t size, timed_part part) {
                          sequence_push_pop<Policy, std::deque>(s, size, part);
@@ -440,6 +503,8 @@ int main(int argc, char **argv)
    register_all<std_policy>("std_allocator");
    register_all<arena_policy>("ba_arena");
    register_node_containers<arena_growing_policy>("ba_arena_growing");
+   register_vector<arena_ba_vector_policy>("ba_arena_ba_vector");
+   register_vector<malloc_policy>("malloc_allocator");
    register_all<pmr_monotonic_policy>("pmr_monotonic");
    register_all<pmr_pool_policy>("pmr_unsync_pool");
 #if defined(ALLOCPLUS_BENCH_HAVE_FOONATHAN)

@@ -871,11 +871,14 @@ private:
       detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
       b->header = detail::arena_header{size, 0, 0, detail::arena_free};
       const std::size_t index = size / detail::arena_granule;
-      ba_detail_link_store(&b->link, slot_head(index));
+      detail::arena_slot_block *const head = slot_head(index);
+      ba_detail_link_store(&b->link, head);
       b->check = check_word(b, size);
       slots_[index].head = reinterpret_cast<std::size_t>(b);
       ++slots_[index].count;
-      slots_filled_[index / word_bits] |= slot_bit(index);
+      // A list with a block has its bit (only forget_free_blocks clears bits, and it empties
+      // their lists): a free onto one saves the read, modify and write of the word.
+      if (head == nullptr) slots_filled_[index / word_bits] |= slot_bit(index);
       BOOST_ALLOCPLUS_ARENA_POISON(start, size);
       detail::arena_vg_hide(b, sizeof *b);   // (the header was a live one's: addressable)
    }
@@ -1369,10 +1372,9 @@ private:
    // block handed out later may hold them where a stale pointer would still find the word.)
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_deallocate_compact(void *p) noexcept
    {
-      if (!compact_block_sound(p, begin_, bump_)) return false;
+      const std::size_t size = sound_compact_block_size(p, begin_, bump_);
       unsigned char *const start = static_cast<unsigned char *>(p) - detail::arena_compact_header_size;
-      const std::size_t size = *reinterpret_cast<const std::uintptr_t *>(start) & detail::arena_compact_size_mask;
-      if (size > slot_limit || start + size == bump_) return false;
+      if (size == 0 || size > slot_limit || start + size == bump_) return false;
       detail::arena_vg_take_back(p);
       --live_blocks_;
       --compact_blocks_;
@@ -1579,16 +1581,18 @@ private:
       return true;
 #endif
    }
-   BOOST_ALLOCPLUS_CORE_NO_ASAN bool compact_block_sound(const void *p, const unsigned char *begin,
-                                                         const unsigned char *top) const noexcept
+   // (For a compact block, its size when sound, else 0: the free's fast path uses the size the
+   // check read.)
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t sound_compact_block_size(const void *p, const unsigned char *begin,
+                                                                     const unsigned char *top) const noexcept
    {
-      if (!compact_header_sound(reinterpret_cast<std::uintptr_t>(p), begin, top)) return false;
+      const std::size_t size = compact_header_size_if_sound(reinterpret_cast<std::uintptr_t>(p), begin, top);
 #if BOOST_ALLOCPLUS_CHECKED
-      const live_block b = live_block_of(p);
-      return block_ends_at_a_block(b.start, b.size, top);
-#else
-      return true;
+      if (size != 0 && !block_ends_at_a_block(static_cast<const unsigned char *>(p) - detail::arena_compact_header_size,
+                                              size, top))
+         return 0;
 #endif
+      return size;
    }
 
    // Whether p is a pointer the arena could have handed out from the blocks [begin, top) of a
@@ -1624,12 +1628,22 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool compact_header_sound(std::uintptr_t a, const unsigned char *begin,
                                                           const unsigned char *top) const noexcept
    {
+      return compact_header_size_if_sound(a, begin, top) != 0;
+   }
+
+   // compact_header_sound, saying the block's size when sound (else 0). The word is read once:
+   // one equal to compact_word has the compact flag, so the flag needs no test of its own.
+   BOOST_ALLOCPLUS_CORE_NO_ASAN std::size_t compact_header_size_if_sound(std::uintptr_t a, const unsigned char *begin,
+                                                                         const unsigned char *top) const noexcept
+   {
       const std::uintptr_t start = a - detail::arena_compact_header_size;
-      if (start < reinterpret_cast<std::uintptr_t>(begin) || a >= reinterpret_cast<std::uintptr_t>(top)) return false;
+      if (start < reinterpret_cast<std::uintptr_t>(begin) || a >= reinterpret_cast<std::uintptr_t>(top)) return 0;
       const unsigned char *const b = reinterpret_cast<const unsigned char *>(start);
-      const std::size_t size = block_size_at(b);
-      return is_compact_at(b) && size >= detail::arena_min_block && size <= static_cast<std::size_t>(top - b) &&
-             *reinterpret_cast<const std::uintptr_t *>(b) == compact_word(b, size);
+      const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t *>(b);
+      const std::size_t size = word & detail::arena_compact_size_mask;
+      const bool sound = size >= detail::arena_min_block && size <= static_cast<std::size_t>(top - b) &&
+                         word == compact_word(b, size);
+      return sound ? size : 0;
    }
 
    // Whether the block [start, start + size) ends at top or where another block starts, as glibc
