@@ -173,9 +173,17 @@ struct malloc_allocator {
       throw std::bad_alloc();
    }
    void deallocate(T *p, std::size_t) noexcept { std::free(p); }
-   friend bool operator==(const malloc_allocator &, const malloc_allocator &) noexcept { return true; }
-   friend bool operator!=(const malloc_allocator &, const malloc_allocator &) noexcept { return false; }
 };
+template <class T, class U>
+bool operator==(const malloc_allocator<T> &, const malloc_allocator<U> &) noexcept
+{
+   return true;
+}
+template <class T, class U>
+bool operator!=(const malloc_allocator<T> &, const malloc_allocator<U> &) noexcept
+{
+   return false;
+}
 
 struct malloc_policy {
    template <class T>
