@@ -1373,9 +1373,8 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_deallocate_compact(void *p) noexcept
    {
       const std::size_t size = sound_compact_block_size(p, begin_, bump_);
-      if (size == 0) return false;
       unsigned char *const start = static_cast<unsigned char *>(p) - detail::arena_compact_header_size;
-      if (size > slot_limit || start + size == bump_) return false;
+      if (size == 0 || size > slot_limit || start + size == bump_) return false;
       detail::arena_vg_take_back(p);
       --live_blocks_;
       --compact_blocks_;
