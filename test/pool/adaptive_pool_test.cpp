@@ -29,6 +29,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -189,6 +190,34 @@ BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
    BOOST_TEST(pool.statistics().nodes_in_use == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_block_given_nodes_back_stays_in_its_bucket_until_an_allocation_meets_it)
+{
+   // Block 0 gets one node back (it goes into the lowest bucket), then most of the others in a
+   // burst (it stays there, below its count's bucket); block 2 gets three back. The next nodes
+   // still come from block 2, the fuller: block 0 moves up when an allocation meets it first.
+   adaptive_node_pool pool("test pool", 32, 8, adaptive_node_pool::parameters{64, 4, 0});
+   const std::size_t per_block = pool.geometry().nodes_per_block;
+   std::vector<void *> nodes;
+   for (std::size_t i = 0; i < 3 * per_block; ++i) nodes.push_back(pool.allocate());
+   for (std::size_t k = 0; k != 3; ++k)
+      std::sort(nodes.begin() + k * per_block, nodes.begin() + (k + 1) * per_block);
+   pool.deallocate(nodes[0]);
+   std::size_t i = 1;
+   pool.deallocate_many([&]() -> void * { return i == per_block - 1 ? nullptr : nodes[i++]; });
+   BOOST_TEST(pool.check() == nullptr);
+   for (std::size_t j = 2 * per_block; j < 2 * per_block + 3; ++j) pool.deallocate(nodes[j]);
+   void *const first = nodes[2 * per_block], *const last = nodes[3 * per_block - 1];
+   for (std::size_t j = 2 * per_block; j < 2 * per_block + 3; ++j) {
+      void *p = pool.allocate();
+      BOOST_TEST((p >= first && p <= last));
+      nodes[j] = p;
+      BOOST_TEST(pool.check() == nullptr);
+   }
+   for (std::size_t j = per_block - 1; j < nodes.size(); ++j) pool.deallocate(nodes[j]);
+   BOOST_TEST(pool.statistics().nodes_in_use == 0u);
+   BOOST_TEST(pool.check() == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(a_drained_block_hands_its_nodes_out_in_address_order_again)
 {
    adaptive_node_pool pool("test pool", 24, 8, adaptive_node_pool::parameters{64, 4, 0});
@@ -231,6 +260,31 @@ BOOST_AUTO_TEST_CASE(a_node_given_back_twice_in_one_call_is_reported)
          pool.deallocate_many([&]() -> void * { return i == given.size() ? nullptr : given[i++]; });
       }, "test pool: double free of a node", b);
    }
+}
+
+BOOST_AUTO_TEST_CASE(a_burst_that_gives_a_block_more_nodes_than_it_holds_is_reported)
+{
+   // One-word nodes carry no mark, and a run checks its count once it ends: a node given back
+   // twice in one run, not right after itself, into a block whose nodes are then all free, makes
+   // the count overflow. (Level 2 checks each node's in-use flag, and ASan its poisoning: they
+   // name the node given back twice before the count is reached.)
+   adaptive_node_pool pool("test pool", 8, 8, adaptive_node_pool::parameters{64, 2, 0});
+   const std::size_t per_block = pool.geometry().nodes_per_block;
+   std::vector<void *> nodes;
+   for (std::size_t i = 0; i < per_block; ++i) nodes.push_back(pool.allocate());
+   BOOST_TEST_REQUIRE(pool.statistics().blocks == 1u);
+   std::sort(nodes.begin(), nodes.end());
+   std::vector<void *> given(nodes);
+   given.push_back(nodes[per_block / 2]);   // in the same sub-block: the same run
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE || defined(BOOST_ALLOCPLUS_CORE_ASAN)
+   const std::string message = "test pool: double free of a node";
+#else
+   const std::string message = "test pool: a burst gives a block more nodes than it holds (a node given back twice)";
+#endif
+   allocplus_test::expect_report([&] {
+      std::size_t i = 0;
+      pool.deallocate_many([&]() -> void * { return i == given.size() ? nullptr : given[i++]; });
+   }, message, given.back());
 }
 
 BOOST_AUTO_TEST_CASE(a_burst_that_empties_blocks_and_runs_on_keeps_every_count)

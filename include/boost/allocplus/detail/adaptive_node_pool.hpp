@@ -10,7 +10,10 @@
 //
 // - Blocks with free nodes sit in lists bucketed by their free-node count (32 buckets, a bit of a
 //   word each telling which are not empty): a node is taken from a block among those with the
-//   fewest free nodes, so that the others drain. Allocating and freeing a node are constant time;
+//   fewest free nodes, so that the others drain. A block moves to a lower bucket as nodes are
+//   taken, and to a higher one only when an allocation meets it first in a bucket below its
+//   count's (so a range given back does not move its block every few nodes). Allocating
+//   (amortized) and freeing a node are constant time;
 //   a block made or given back also costs its place in the tree of blocks (logarithmic), and a
 //   kept block taken again whose free list is out of address order is relinked (linear in its
 //   nodes, once for the nodes it then hands out).
@@ -20,8 +23,7 @@
 //   lowest kept block is taken again first, and hands its nodes out in address order, as a new
 //   block does, whatever order they were freed in.
 // - Nodes given back together (a burst: a range erased, a thread's bin flushed) are taken in runs
-//   of one sub-block: the header is found and checked once a run, and the block moves between the
-//   lists once.
+//   of one sub-block: the header is found and checked once a run.
 // - A block's free list is the core's hardened list (core/detail/free_list.h): a link read is
 //   checked to be aligned as a node is and to stay inside the block, so a write after free is
 //   reported instead of becoming an allocation at the writer's address. Each header carries a check
@@ -158,8 +160,8 @@ public:
    const adaptive_pool_geometry &geometry() const noexcept { return geometry_; }
 
    //! Returns: a node from the block with the fewest free nodes, or null when the core has no
-   //!   memory for a new block. Complexity: constant (a kept free block relinked: linear in its
-   //!   nodes, once for the nodes it then hands out).
+   //!   memory for a new block. Complexity: amortized constant (a kept free block relinked: linear
+   //!   in its nodes, once for the nodes it then hands out).
    void *try_allocate() noexcept
    {
       block_header *b = block_to_allocate_from();
@@ -171,7 +173,7 @@ public:
       if (was == geometry_.nodes_per_block) {
          if (b->free_count != 0) insert_in_bucket(b);   // a free or new block: in no list yet
       } else {
-         moved_down(b, was);
+         moved_down(b);
       }
       clear_mark(node);
       ++in_use_;
@@ -215,7 +217,7 @@ public:
          if (was == geometry_.nodes_per_block) {
             if (b->free_count != 0) insert_in_bucket(b);   // a free or new block: in no list yet
          } else {
-            moved_down(b, was);
+            moved_down(b);
          }
       }
       return got;
@@ -244,7 +246,7 @@ public:
       block_header *b = block_of(node);
       const std::size_t was = b->free_count;
       void *head = b->free_head;
-      std::uint32_t in_order = b->in_address_order;
+      std::uint16_t in_order = b->in_address_order;
       note_freed(in_use_of(b), b, node);
       link_freed(node, head, in_order, marking_now());
       b->free_head = head;
@@ -317,7 +319,7 @@ public:
 
    //! Returns: null when every invariant of every block holds, else the first broken one (a
    //!   sentence): each header's check word, each free list (length, links inside the block, on
-   //!   node boundaries, marked), each block in the list its count says, the buckets' bits, the
+   //!   node boundaries, marked), each block in a bucket its count's or below, the buckets' bits, the
    //!   count of completely free blocks and of nodes in use. Complexity: linear in the blocks
    //!   and their free nodes.
    const char *check() const noexcept;
@@ -338,7 +340,8 @@ private:
       void *free_head = nullptr;     // the block's free nodes (protected links)
       unsigned char *in_use_flags = nullptr;  // level 2: a byte per 8 bytes (note_allocated)
       std::uint32_t free_count = 0;
-      std::uint32_t in_address_order = 0;     // the free list runs up in address (in the padding)
+      std::uint16_t in_address_order = 0;     // the free list runs up in address (in the padding)
+      std::uint16_t bucket = 0;               // the bucket it is in, when in one (bucket_of: at most its count's)
    };
    static_assert(std::is_standard_layout<block_header>::value && offsetof(block_header, check_word) == 0,
                  "block_of reads the check word as the first word of a block");
@@ -353,6 +356,9 @@ private:
    using block_list = boost::intrusive::list<block_header,
                                              boost::intrusive::member_hook<block_header, bucket_hook, &block_header::in_bucket>,
                                              boost::intrusive::constant_time_size<true>>;
+   using bucket_list = boost::intrusive::list<block_header,
+                                              boost::intrusive::member_hook<block_header, bucket_hook, &block_header::in_bucket>,
+                                              boost::intrusive::constant_time_size<false>>;
    using block_tree = boost::intrusive::set<block_header,
                                             boost::intrusive::member_hook<block_header, address_hook, &block_header::by_address>,
                                             boost::intrusive::compare<by_address>, boost::intrusive::constant_time_size<true>>;
@@ -399,22 +405,29 @@ private:
          void *head = b->free_head;
          const std::size_t was = b->free_count;
          std::size_t count = was + 1;
-         std::uint32_t in_order = b->in_address_order;
+         std::uint16_t in_order = b->in_address_order;
          note_freed(in_use, b, node);
          link_freed(node, head, in_order, marks);
          // The later nodes: in the sub-block of a node checked whole (inside the span, its header
          // the pool's), what is left to check at level 1 is their alignment (level 2 sends each
-         // node through the whole check, its in-use flag too). A block whose nodes are now all
-         // free may go back to the core: the run ends with it.
+         // node through the whole check, its in-use flag too). The count is checked once the run
+         // ends: a block that had all its nodes free before the run's last node took one of them
+         // twice (a node of two words or more is caught at once, by its mark).
          while ((node = pop()) != nullptr && !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
-                && (reinterpret_cast<std::uintptr_t>(node) & subblock_mask) == subblock && count != nodes_per_block) {
+                && (reinterpret_cast<std::uintptr_t>(node) & subblock_mask) == subblock) {
             note_given_back(node);
             if (BOOST_ALLOCPLUS_CHECKED && BOOST_UNLIKELY((reinterpret_cast<std::uintptr_t>(node) & misaligned) != 0))
                report("a pointer that did not come from this pool is freed", node);
             note_freed(in_use, b, node);
-            link_freed<head_freed_before>(node, head, in_order, marks);
+            link_freed_in_run(node, head, marks);
             ++count;
          }
+         if (BOOST_UNLIKELY(count > nodes_per_block))
+            report("a burst gives a block more nodes than it holds (a node given back twice)", head);
+         // A run of several nodes leaves the list out of address order, unless they came
+         // highest first: the block is put in order again if it drains (relink_in_address_order),
+         // which costs less than a comparison on every node of every run.
+         if (count - was > 1) in_order = 0;
          b->free_head = head;
          b->free_count = static_cast<std::uint32_t>(count);
          b->in_address_order = in_order;
@@ -429,20 +442,25 @@ private:
    // on the free list whose head and address-order flag the caller holds (its block's, or a
    // run's copy written back later); a node freed twice is reported. The block's count and place
    // in the lists are left to the caller.
-   // (head_freed_before: head is a run's node freed just before this one, not null and marked
-   // when nodes carry marks: the order flag needs no test of it, and the mark alone finds a node
-   // freed twice.)
-   static constexpr bool head_freed_before = true;
-   template <bool HeadFreedBefore = false, class Marking>
-   BOOST_FORCEINLINE void link_freed(void *node, void *&head, std::uint32_t &in_order, const Marking &marks) noexcept
+   template <class Marking>
+   BOOST_FORCEINLINE void link_freed(void *node, void *&head, std::uint16_t &in_order, const Marking &marks) noexcept
    {
-      if constexpr (HeadFreedBefore) {
-         if (freed_twice_after_marked(node, head, marks)) report_double_free(node);
-         in_order &= std::less<const void *>()(node, head) ? 1u : 0u;
-      } else {
-         if (freed_twice(node, head, marks)) report_double_free(node);
-         in_order = still_in_address_order(in_order, node, head);
-      }
+      if (freed_twice(node, head, marks)) report_double_free(node);
+      in_order = still_in_address_order(in_order, node, head);
+      push_freed(node, head, marks);
+   }
+   // The same for a run's later node: head is the run's node freed just before, not null and
+   // marked when nodes carry marks, so the mark alone finds a node freed twice. The order flag is
+   // the run's to set, once (free_in_runs).
+   template <class Marking>
+   BOOST_FORCEINLINE void link_freed_in_run(void *node, void *&head, const Marking &marks) noexcept
+   {
+      if (freed_twice_after_marked(node, head, marks)) report_double_free(node);
+      push_freed(node, head, marks);
+   }
+   template <class Marking>
+   BOOST_FORCEINLINE void push_freed(void *node, void *&head, const Marking &marks) noexcept
+   {
       ba_detail_link_store(node, head);
       set_mark(node, marks);
       head = node;
@@ -451,10 +469,20 @@ private:
 
    // The block to take a node from: the first of the lowest bucket not empty, else a completely
    // free block (the lowest kept: the highest are the first to go back), else a new one (these
-   // two in no list), or null when the core has no memory.
+   // two in no list), or null when the core has no memory. A block whose nodes came back since
+   // it was put in its bucket may sit too low (moved_up): met first, it moves up, behind the
+   // blocks already there, and the next first is looked at; so the block returned is one of
+   // those with the fewest free nodes, as if every free had moved its block at once. (Amortized
+   // constant: each move up is one a free left undone.)
    block_header *block_to_allocate_from() noexcept
    {
-      if (BOOST_LIKELY(nonempty_ != 0)) return &buckets_[__builtin_ctz(nonempty_)].front();
+      while (BOOST_LIKELY(nonempty_ != 0)) {
+         const unsigned i = static_cast<unsigned>(__builtin_ctz(nonempty_));
+         block_header &b = buckets_[i].front();
+         if (BOOST_LIKELY(bucket_of(b.free_count) == i)) return &b;
+         remove_from_bucket(&b);
+         insert_in_bucket(&b, false);
+      }
       if (!free_blocks_.empty()) {
          block_header &b = free_blocks_.front();
          free_blocks_.pop_front();
@@ -488,7 +516,7 @@ private:
 
    // Whether a free list that was in address order (`was`) still is once `node` goes on it
    // before `head`: the list pops its head first, so it runs up from there.
-   static std::uint32_t still_in_address_order(std::uint32_t was, const void *node, const void *head) noexcept
+   static std::uint16_t still_in_address_order(std::uint16_t was, const void *node, const void *head) noexcept
    {
       return head == nullptr || (was && std::less<const void *>()(node, head));
    }
@@ -498,36 +526,38 @@ private:
       const unsigned i = bucket_of(b->free_count);
       if (front) buckets_[i].push_front(*b);
       else buckets_[i].push_back(*b);
+      b->bucket = static_cast<std::uint16_t>(i);
       nonempty_ |= 1u << i;
    }
-   void remove_from_bucket(block_header *b, unsigned i) noexcept
+   void remove_from_bucket(block_header *b) noexcept
    {
+      const unsigned i = b->bucket;
       buckets_[i].erase(buckets_[i].iterator_to(*b));
       if (buckets_[i].empty()) nonempty_ &= ~(1u << i);
    }
 
-   // A node was taken from b, which had `was` free nodes (and so sat in bucket_of(was)).
-   void moved_down(block_header *b, std::size_t was) noexcept
+   // Nodes were taken from b, block_to_allocate_from's from a bucket (the one of its count
+   // before: a block whose nodes were all free is in no list, and the callers put it in one).
+   void moved_down(block_header *b) noexcept
    {
-      const unsigned from = bucket_of(was);
       if (b->free_count == 0) {
-         remove_from_bucket(b, from);   // full: in no list until a node comes back
-      } else if (bucket_of(b->free_count) != from) {
-         remove_from_bucket(b, from);
-         insert_in_bucket(b);           // the front: the next node comes from it again
+         remove_from_bucket(b);   // full: in no list until a node comes back
+      } else if (bucket_of(b->free_count) != b->bucket) {
+         remove_from_bucket(b);
+         insert_in_bucket(b);     // the front: the next node comes from it again
       }
    }
 
-   // A node came back to b, which had `was` free nodes.
+   // Nodes came back to b, which had `was` free nodes. A block with some free already stays in
+   // its bucket, which may now be too low for its count: block_to_allocate_from moves it up if
+   // it meets it first (a list's range erased node by node, or run by run, would otherwise move
+   // its block at every few nodes).
    void moved_up(block_header *b, std::size_t was) noexcept
    {
       if (b->free_count == geometry_.nodes_per_block) {
-         if (was != 0) remove_from_bucket(b, bucket_of(was));
+         if (was != 0) remove_from_bucket(b);
          keep_or_release(b);
       } else if (was == 0) {
-         insert_in_bucket(b, false);
-      } else if (bucket_of(b->free_count) != bucket_of(was)) {
-         remove_from_bucket(b, bucket_of(was));
          insert_in_bucket(b, false);   // behind the blocks that were fuller before
       }
    }
@@ -777,7 +807,7 @@ private:
    const unsigned bucket_shift_;
    std::uint32_t nonempty_ = 0;        // bit i: buckets_[i] is not empty
    std::size_t in_use_ = 0;
-   block_list buckets_[bucket_count];  // blocks with some nodes free, by their count
+   bucket_list buckets_[bucket_count];  // blocks with some nodes free, by their count
    block_list free_blocks_;            // blocks with every node free (at most max_free_blocks_), lowest first
    block_tree blocks_;                 // every block, by address
 };
@@ -809,8 +839,8 @@ inline const char *adaptive_node_pool::check() const noexcept
    for (unsigned i = 0; i < bucket_count; ++i) {
       if (buckets_[i].empty() == ((nonempty_ >> i) & 1u)) return "a bucket's bit does not say whether it is empty";
       for (const block_header &b : buckets_[i])
-         if (b.free_count == 0 || b.free_count >= geometry_.nodes_per_block || bucket_of(b.free_count) != i)
-            return "a block is in a bucket its free count does not name";
+         if (b.free_count == 0 || b.free_count >= geometry_.nodes_per_block || b.bucket != i || bucket_of(b.free_count) < i)
+            return "a block is in a bucket above its free count's, or not in the one it names";
    }
    const block_header *previous = nullptr;
    for (const block_header &b : free_blocks_) {
