@@ -279,12 +279,26 @@ BOOST_AUTO_TEST_CASE(a_burst_that_gives_a_block_more_nodes_than_it_holds_is_repo
 #if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE || defined(BOOST_ALLOCPLUS_CORE_ASAN)
    const std::string message = "test pool: double free of a node";
 #else
-   const std::string message = "test pool: a burst gives a block more nodes than it holds (a node given back twice)";
+   const std::string message =
+      "test pool: a burst's run of nodes ending here gives their block more nodes than it holds (one was given back twice)";
 #endif
    allocplus_test::expect_report([&] {
       std::size_t i = 0;
       pool.deallocate_many([&]() -> void * { return i == given.size() ? nullptr : given[i++]; });
    }, message, given.back());
+}
+
+BOOST_AUTO_TEST_CASE(a_node_given_back_to_a_block_whose_nodes_are_all_free_is_reported)
+{
+   // A one-word node carries no mark: given back twice, not right after itself, into a block
+   // whose nodes are all free by then, it is found by the block's count (and the pool goes on
+   // unharmed until the report, however its block was kept).
+   adaptive_node_pool pool("test pool", 8, 8, adaptive_node_pool::parameters{64, 2, 0});
+   void *a = pool.allocate(), *b = pool.allocate();
+   pool.deallocate(a);
+   pool.deallocate(b);   // the block's nodes are all free: it is kept
+   BOOST_TEST(pool.check() == nullptr);
+   allocplus_test::expect_report([&] { pool.deallocate(a); }, "test pool: double free of a node", a);
 }
 
 BOOST_AUTO_TEST_CASE(a_burst_that_empties_blocks_and_runs_on_keeps_every_count)

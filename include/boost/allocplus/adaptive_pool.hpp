@@ -63,7 +63,8 @@ struct adaptive_pool_parameters_check {
 //! Stateless: every instance, of every T, compares equal; the pools are never destroyed.
 //! Boost.Container's parameter order and defaults.
 //!
-//! Complexity: allocate(1) and deallocate(p, 1) are constant (a block emptied or taken again: plus
+//! Complexity: allocate(1) is amortized constant (a block that got nodes back moves to its bucket
+//! when an allocation meets it), deallocate(p, 1) constant (a block emptied or taken again: plus
 //! a look at the MaxFreeBlocks kept).
 template <class T, std::size_t NodesPerBlock = adaptive_pool_nodes_per_block,
           std::size_t MaxFreeBlocks = adaptive_pool_max_free_blocks,

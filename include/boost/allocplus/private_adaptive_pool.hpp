@@ -26,7 +26,8 @@ namespace boost { namespace allocplus {
 //! Not thread-safe: one pool set is not for use from two threads at once. Checked builds report
 //! two threads inside one pool set.
 //!
-//! Complexity: allocate(1) and deallocate(p, 1) are constant (checked builds: logarithmic in the
+//! Complexity: allocate(1) is amortized constant (a block that got nodes back moves to its bucket
+//! when an allocation meets it), deallocate(p, 1) constant (checked builds: logarithmic in the
 //! blocks, to check every pointer).
 template <class T, std::size_t NodesPerBlock = adaptive_pool_nodes_per_block,
           std::size_t MaxFreeBlocks = adaptive_pool_max_free_blocks,

@@ -12,11 +12,11 @@
 //   word each telling which are not empty): a node is taken from a block among those with the
 //   fewest free nodes, so that the others drain. A block moves to a lower bucket as nodes are
 //   taken, and to a higher one only when an allocation meets it first in a bucket below its
-//   count's (so a range given back does not move its block every few nodes). Allocating
-//   (amortized) and freeing a node are constant time;
-//   a block made or given back also costs its place in the tree of blocks (logarithmic), and a
-//   kept block taken again whose free list is out of address order is relinked (linear in its
-//   nodes, once for the nodes it then hands out).
+//   count's (so a range given back does not move its block every few nodes; one allocation may
+//   then move every block that got nodes back since). Allocating (amortized) and freeing a node
+//   are constant time; a block made or given back also costs its place in the tree of blocks
+//   (logarithmic), and a kept block taken again whose free list may be out of address order is
+//   relinked (linear in its nodes, once for the nodes it then hands out).
 // - Completely free blocks are kept, up to MaxFreeBlocks, the lowest in memory: a block emptied
 //   beyond that, or the highest kept if it lies below it, goes back to the core at once (and to
 //   the system when the core trims, which a block kept at the top of the heap would prevent). The
@@ -236,8 +236,8 @@ public:
    //!   pool keeps fewer than MaxFreeBlocks such blocks, else the highest of the kept blocks and
    //!   it goes back to the core (keep_or_release). A pointer
    //!   whose block header is not this pool's is reported (every build), and so is a node freed
-   //!   twice (every build: the node freed last in its block, or a node of two words or more;
-   //!   checking level 2: always).
+   //!   twice (every build: the node freed last in its block, a node of two words or more, or
+   //!   a node given back to a block whose nodes are all free; checking level 2: always).
    //! Complexity: constant (logarithmic in the blocks at checking level 2); a block emptied adds
    //!   a look at the MaxFreeBlocks kept and, given back, logarithmic in the blocks.
    void deallocate(void *node) noexcept
@@ -258,7 +258,8 @@ public:
 
    //! Effects: gives back every node pop() returns until it returns null, as deallocate does
    //!   one by one; the nodes of a run that share a sub-block (a container's range, freed in
-   //!   order) find their header once and move their block between the lists once.
+   //!   order) find their header once, and their block's count is checked once the run ends: a
+   //!   run that gives a block more nodes than it holds is reported (every build).
    //! Returns: the nodes given back. Complexity: linear in the nodes.
    template <class Pop>
    std::size_t deallocate_many(Pop pop) noexcept
@@ -423,10 +424,11 @@ private:
             ++count;
          }
          if (BOOST_UNLIKELY(count > nodes_per_block))
-            report("a burst gives a block more nodes than it holds (a node given back twice)", head);
-         // A run of several nodes leaves the list out of address order, unless they came
-         // highest first: the block is put in order again if it drains (relink_in_address_order),
-         // which costs less than a comparison on every node of every run.
+            report("a burst's run of nodes ending here gives their block more nodes than it holds (one was given back twice)", head);
+         // A run of several nodes is taken as leaving the list out of address order (even
+         // when they came highest first, which keeps it in order): the block is put in order
+         // again if it drains (relink_in_address_order), which costs less than a comparison on
+         // every node of every run.
          if (count - was > 1) in_order = 0;
          b->free_head = head;
          b->free_count = static_cast<std::uint32_t>(count);
@@ -495,8 +497,9 @@ private:
    // A completely free block taken again hands its nodes out in address order, as a new block
    // does: its list ran in the order its nodes were freed, and a container built from it would
    // have its neighbours scattered over the block (walks that miss the cache at every step).
-   // Linear in the block's nodes, and only when its list is out of order: a block that drains
-   // and refills one node at a time (a container around a block's boundary) keeps its order.
+   // Linear in the block's nodes, and only when its list may be out of order (a burst's run of
+   // two nodes or more clears the flag, free_in_runs): a block that drains and refills one node
+   // at a time (a container around a block's boundary) keeps its order.
    void relink_in_address_order(block_header *b) noexcept
    {
       if (b->in_address_order) return;
@@ -554,7 +557,10 @@ private:
    // its block at every few nodes).
    void moved_up(block_header *b, std::size_t was) noexcept
    {
-      if (b->free_count == geometry_.nodes_per_block) {
+      if (BOOST_UNLIKELY(b->free_count >= geometry_.nodes_per_block)) {
+         // (A node of one word carries no mark: given back twice into a block whose nodes were
+         // all free already, it is found here. The node given back last heads the list.)
+         if (BOOST_UNLIKELY(was >= geometry_.nodes_per_block)) report_double_free(b->free_head);
          if (was != 0) remove_from_bucket(b);
          keep_or_release(b);
       } else if (was == 0) {
