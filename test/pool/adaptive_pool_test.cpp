@@ -170,52 +170,53 @@ BOOST_AUTO_TEST_CASE(random_run_against_a_model_with_the_walk_after_every_step)
    }
 }
 
-BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
-{
-   adaptive_node_pool pool("test pool", 32, 8, adaptive_node_pool::parameters{64, 4, 0});
-   const std::size_t per_block = pool.geometry().nodes_per_block;
-   std::vector<void *> nodes;
-   for (std::size_t i = 0; i < 3 * per_block; ++i) nodes.push_back(pool.allocate());
-   // Free most of block 0 and a few of block 2: the next nodes come from block 2.
-   for (std::size_t i = 0; i < per_block - 1; ++i) pool.deallocate(nodes[i]);
-   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) pool.deallocate(nodes[i]);
-   void *const first = nodes[2 * per_block], *const last = nodes[3 * per_block - 1];
-   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) {
-      void *p = pool.allocate();
-      BOOST_TEST((p >= first && p <= last));
-      nodes[i] = p;
-   }
-   BOOST_TEST(pool.check() == nullptr);
-   for (std::size_t i = per_block - 1; i < nodes.size(); ++i) pool.deallocate(nodes[i]);
-   BOOST_TEST(pool.statistics().nodes_in_use == 0u);
-}
+namespace {
 
-BOOST_AUTO_TEST_CASE(a_block_given_nodes_back_stays_in_its_bucket_until_an_allocation_meets_it)
+// Three full blocks; most of block 0's nodes come back (give_back_most_of_block_0 gives back
+// nodes[0, per_block - 1), the blocks' nodes in address order), then three of block 2's: the next
+// nodes still come from block 2, the fuller.
+template <class GiveBack>
+void expect_nodes_from_the_fullest_block(GiveBack give_back_most_of_block_0)
 {
-   // Block 0 gets one node back (it goes into the lowest bucket), then most of the others in a
-   // burst (it stays there, below its count's bucket); block 2 gets three back. The next nodes
-   // still come from block 2, the fuller: block 0 moves up when an allocation meets it first.
    adaptive_node_pool pool("test pool", 32, 8, adaptive_node_pool::parameters{64, 4, 0});
    const std::size_t per_block = pool.geometry().nodes_per_block;
    std::vector<void *> nodes;
    for (std::size_t i = 0; i < 3 * per_block; ++i) nodes.push_back(pool.allocate());
    for (std::size_t k = 0; k != 3; ++k)
       std::sort(nodes.begin() + k * per_block, nodes.begin() + (k + 1) * per_block);
-   pool.deallocate(nodes[0]);
-   std::size_t i = 1;
-   pool.deallocate_many([&]() -> void * { return i == per_block - 1 ? nullptr : nodes[i++]; });
+   give_back_most_of_block_0(pool, nodes, per_block);
    BOOST_TEST(pool.check() == nullptr);
-   for (std::size_t j = 2 * per_block; j < 2 * per_block + 3; ++j) pool.deallocate(nodes[j]);
+   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) pool.deallocate(nodes[i]);
    void *const first = nodes[2 * per_block], *const last = nodes[3 * per_block - 1];
-   for (std::size_t j = 2 * per_block; j < 2 * per_block + 3; ++j) {
+   for (std::size_t i = 2 * per_block; i < 2 * per_block + 3; ++i) {
       void *p = pool.allocate();
       BOOST_TEST((p >= first && p <= last));
-      nodes[j] = p;
+      nodes[i] = p;
       BOOST_TEST(pool.check() == nullptr);
    }
-   for (std::size_t j = per_block - 1; j < nodes.size(); ++j) pool.deallocate(nodes[j]);
+   for (std::size_t i = per_block - 1; i < nodes.size(); ++i) pool.deallocate(nodes[i]);
    BOOST_TEST(pool.statistics().nodes_in_use == 0u);
    BOOST_TEST(pool.check() == nullptr);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(nodes_come_from_the_fullest_block)
+{
+   expect_nodes_from_the_fullest_block([](adaptive_node_pool &pool, std::vector<void *> &nodes, std::size_t per_block) {
+      for (std::size_t i = 0; i < per_block - 1; ++i) pool.deallocate(nodes[i]);
+   });
+}
+
+BOOST_AUTO_TEST_CASE(a_block_given_nodes_back_stays_in_its_bucket_until_an_allocation_meets_it)
+{
+   // One node first (block 0 goes into the lowest bucket), then the others in a burst (it stays
+   // there, below its count's bucket): block 0 moves up when an allocation meets it first.
+   expect_nodes_from_the_fullest_block([](adaptive_node_pool &pool, std::vector<void *> &nodes, std::size_t per_block) {
+      pool.deallocate(nodes[0]);
+      std::size_t i = 1;
+      pool.deallocate_many([&]() -> void * { return i == per_block - 1 ? nullptr : nodes[i++]; });
+   });
 }
 
 BOOST_AUTO_TEST_CASE(a_drained_block_hands_its_nodes_out_in_address_order_again)
