@@ -150,3 +150,91 @@ BOOST_AUTO_TEST_CASE(a_burst_gives_adjacent_nodes)
    BOOST_TEST(step > 0);
    BOOST_TEST(adjacent >= 150u);
 }
+
+namespace {
+
+//! The nodes a recording_allocator handed out one at a time, in order, and the blocks of every
+//! chain given back to it, in chain order.
+std::vector<const void *> nodes_made;
+std::vector<const void *> chained_back;
+
+//! ba::allocator<T, 2> that records nodes_made and chained_back.
+template <class T>
+struct recording_allocator : ba::allocator<T, 2> {
+   using base = ba::allocator<T, 2>;
+   template <class U>
+   struct rebind {
+      using other = recording_allocator<U>;
+   };
+   recording_allocator() = default;
+   template <class U>
+   recording_allocator(const recording_allocator<U> &) noexcept {}
+
+   T *allocate_one()
+   {
+      T *const p = base::allocate_one();
+      nodes_made.push_back(p);
+      return p;
+   }
+   void deallocate_individual(typename base::multiallocation_chain &chain) noexcept
+   {
+      for (T &block : chain) chained_back.push_back(&block);
+      base::deallocate_individual(chain);
+   }
+};
+
+using recorded_list = ba::list<int, recording_allocator<int>>;
+
+//! A list of 0..n-1, its nodes made one by one and recorded in nodes_made.
+void fill(recorded_list &l, int n)
+{
+   nodes_made.clear();
+   chained_back.clear();
+   for (int i = 0; i != n; ++i) l.push_back(i);
+   BOOST_TEST_REQUIRE(nodes_made.size() == static_cast<std::size_t>(n));
+}
+
+std::vector<const void *> made(std::size_t first, std::size_t last)
+{
+   return std::vector<const void *>(nodes_made.begin() + first, nodes_made.begin() + last);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(erased_nodes_reach_the_allocator_as_one_chain_in_list_order)
+{
+   // A node's own `next` is the chain's link: the chain must hold exactly the erased nodes, in
+   // the list's order, and end after the last of them (not run on into the list).
+   {
+      recorded_list l;
+      fill(l, 50);
+      l.erase(std::next(l.begin(), 10), std::next(l.begin(), 40));
+      BOOST_TEST(chained_back == made(10, 40), boost::test_tools::per_element());
+      BOOST_TEST(l.size() == 20u);
+      int expected = 0;
+      for (int x : l) {
+         BOOST_TEST(x == expected);
+         expected = expected == 9 ? 40 : expected + 1;
+      }
+   }
+   {
+      recorded_list l;
+      fill(l, 30);
+      l.erase(std::next(l.begin(), 5), l.end());   // the last node's next was the list's header
+      BOOST_TEST(chained_back == made(5, 30), boost::test_tools::per_element());
+      BOOST_TEST(l.size() == 5u);
+      BOOST_TEST(l.back() == 4);
+      chained_back.clear();
+      l.clear();
+      BOOST_TEST(chained_back == made(0, 5), boost::test_tools::per_element());
+   }
+   {
+      recorded_list l;
+      fill(l, 40);
+      l.remove_if([](int x) { return x % 3 == 0; });   // scattered nodes, gathered first
+      std::vector<const void *> expected;
+      for (std::size_t i = 0; i < 40; i += 3) expected.push_back(nodes_made[i]);
+      BOOST_TEST(chained_back == expected, boost::test_tools::per_element());
+      BOOST_TEST(l.size() == 26u);
+   }
+}

@@ -127,7 +127,7 @@ public:
       else insert(cend(), std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
    }
    //! Effects: destroys the elements and frees the nodes (one burst with a version-2 allocator).
-   ~list() { dispose(head()->next, head()); }
+   ~list() { dispose(head()->next_links(), head()); }
 
    //! Copy assignment; the allocator propagates as propagate_on_container_copy_assignment says
    //! (when it does and the allocators differ, the old nodes are freed first).
@@ -174,8 +174,8 @@ public:
    //!   one burst. Throws: what T or the allocator throws (basic guarantee). Complexity: linear.
    void assign(size_type n, const T &value)
    {
-      links *p = head()->next;
-      for (; p != head() && n != 0; p = p->next, --n) *value_of(p) = value;
+      links *p = head()->next_links();
+      for (; p != head() && n != 0; p = p->next_links(), --n) *value_of(p) = value;
       if (n != 0) insert(cend(), n, value);
       else erase(const_iterator(p), cend());
    }
@@ -183,8 +183,8 @@ public:
    template <class InputIt, class = detail::require_input_iterator<InputIt>>
    void assign(InputIt first, InputIt last)
    {
-      links *p = head()->next;
-      for (; p != head() && first != last; p = p->next, ++first) *value_of(p) = *first;
+      links *p = head()->next_links();
+      for (; p != head() && first != last; p = p->next_links(), ++first) *value_of(p) = *first;
       if (first != last) insert(cend(), first, last);
       else erase(const_iterator(p), cend());
    }
@@ -199,12 +199,12 @@ public:
    reference front() noexcept
    {
       BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::front: the list is empty", this);
-      return *value_of(head()->next);
+      return *value_of(head()->next_links());
    }
    const_reference front() const noexcept
    {
       BOOST_ALLOCPLUS_PRECONDITION(m_.size != 0, "ba::list::front: the list is empty", this);
-      return *value_of(head()->next);
+      return *value_of(head()->next_links());
    }
    //! Requires: !empty() (checked builds report a violation). Returns: the last element.
    reference back() noexcept
@@ -218,8 +218,8 @@ public:
       return *value_of(head()->prev);
    }
 
-   iterator begin() noexcept { return iterator(head()->next); }
-   const_iterator begin() const noexcept { return const_iterator(head()->next); }
+   iterator begin() noexcept { return iterator(head()->next_links()); }
+   const_iterator begin() const noexcept { return const_iterator(head()->next_links()); }
    const_iterator cbegin() const noexcept { return begin(); }
    iterator end() noexcept { return iterator(head()); }
    const_iterator end() const noexcept { return const_iterator(head()); }
@@ -251,7 +251,7 @@ public:
    //!   allocator). Throws: nothing. Complexity: linear.
    void clear() noexcept
    {
-      dispose(head()->next, head());
+      dispose(head()->next_links(), head());
       m_.reset();
    }
 
@@ -321,7 +321,7 @@ public:
                                    "or of another list)",
                                    this);
       links *const n = pos.node_;
-      links *const next = n->next;
+      links *const next = n->next_links();
       algo::unlink(n);
       --m_.size;
       destroy_value(n);
@@ -415,7 +415,7 @@ public:
       BOOST_ALLOCPLUS_PRECONDITION(&other != this, "ba::list::splice: other is this list", this);
       check_position(pos, "ba::list::splice: the position is not in the list (singular, or of another list)");
       if (other.empty()) return;
-      algo::transfer(pos.node_, other.head()->next, other.head());
+      algo::transfer(pos.node_, other.head()->next_links(), other.head());
       m_.size += other.m_.size;
       other.m_.size = 0;
    }
@@ -432,7 +432,7 @@ public:
                                    "ba::list::splice: the iterator is not an element of other (other.end(), singular, "
                                    "or of another list)",
                                    this);
-      if (pos.node_ == it.node_ || pos.node_ == it.node_->next) return;
+      if (pos.node_ == it.node_ || pos.node_ == it.node_->next_links()) return;
       algo::transfer(pos.node_, it.node_);
       if (&other != this) {
          ++m_.size;
@@ -479,8 +479,8 @@ public:
    {
       if (&other == this) return;
       check_same_allocator(other, "ba::list::merge: the lists' allocators are unequal");
-      links *a = head()->next;
-      links *b = other.head()->next;
+      links *a = head()->next_links();
+      links *b = other.head()->next_links();
       while (b != other.head()) {
          if (a == head()) {
             algo::transfer(head(), b, other.head());
@@ -489,13 +489,13 @@ public:
             return;
          }
          if (comp(*value_of(b), *value_of(a))) {
-            links *const next = b->next;
+            links *const next = b->next_links();
             algo::transfer(a, b);
             ++m_.size;
             --other.m_.size;
             b = next;
          } else {
-            a = a->next;
+            a = a->next_links();
          }
       }
    }
@@ -520,8 +520,8 @@ public:
    void remove_if(Predicate pred)
    {
       graveyard dead(*this);
-      for (links *p = head()->next; p != head();) {
-         links *const next = p->next;
+      for (links *p = head()->next_links(); p != head();) {
+         links *const next = p->next_links();
          if (pred(*value_of(p))) dead.bury(p);
          p = next;
       }
@@ -535,10 +535,10 @@ public:
    void unique(BinaryPredicate pred)
    {
       graveyard dead(*this);
-      links *kept = head()->next;
+      links *kept = head()->next_links();
       if (kept == head()) return;
-      for (links *p = kept->next; p != head();) {
-         links *const next = p->next;
+      for (links *p = kept->next_links(); p != head();) {
+         links *const next = p->next_links();
          if (pred(*value_of(kept), *value_of(p))) dead.bury(p);
          else kept = p;
          p = next;
@@ -556,7 +556,7 @@ public:
       const size_type n = m_.size;
       links *const h = head();
       for (size_type width = 1; width < n; width *= 2) {
-         links *run = h->next;
+         links *run = h->next_links();
          while (run != h) {
             links *const mid = advance_at_most(run, width, h);
             if (mid == h) break;
@@ -601,7 +601,7 @@ private:
       explicit graveyard(list &l) noexcept : owner(l) { algo::init_header(&circle); }
       graveyard(const graveyard &) = delete;
       graveyard &operator=(const graveyard &) = delete;
-      ~graveyard() { owner.dispose(circle.next, &circle); }
+      ~graveyard() { owner.dispose(circle.next_links(), &circle); }
       void bury(links *n) noexcept
       {
          algo::transfer(&circle, n);
@@ -650,7 +650,7 @@ private:
    void take(list &other) noexcept
    {
       if (other.m_.size == 0) return;
-      algo::transfer(head(), other.head()->next, other.head());
+      algo::transfer(head(), other.head()->next_links(), other.head());
       m_.size = other.m_.size;
       other.m_.size = 0;
    }
@@ -675,27 +675,33 @@ private:
    }
 
    //! Effects: destroys the elements of the nodes from first up to stop (following next) and
-   //!   adds the nodes at the back of `chain` (a node's first word becomes the chain's link).
+   //!   adds the nodes at the back of `chain`.
    //! Returns: how many.
    size_type destroy_into(chain_type &chain, links *first, links *stop) noexcept
    {
       size_type n = 0;
-      node_type *run = nullptr, *last = nullptr;   // (ours: linked here, put in the chain whole)
-      while (first != stop) {
-         links *const next = first->next;
-         destroy_value(first);
-         node_type *const node = node_type::from(first);
-         if constexpr (detail::chain_links_blocks<chain_type>::value) {
-            if (last) chain_type::link_blocks(last, node);
-            else run = node;
-            last = node;
-         } else {
-            chain.push_back(node);   // (another library's chain, e.g. Boost.Container's)
+      if constexpr (detail::chain_is_ours<chain_type>) {
+         // A node's `next` is our chain's link (the links begin with a block_link), and it holds
+         // the following node already: the nodes go in as they are, with no store each.
+         links *const run = first;
+         links *last = first;
+         for (; first != stop; ++n) {
+            last = first;
+            first = first->next_links();
+            destroy_value(last);
          }
-         first = next;
-         ++n;
+         basic_multiallocation_chain &untyped = chain;
+         untyped.incorporate_after(untyped.last(), static_cast<detail::block_link *>(run),
+                                   static_cast<detail::block_link *>(last), n);
+      } else {
+         while (first != stop) {
+            links *const next = first->next_links();
+            destroy_value(first);
+            chain.push_back(node_type::from(first));   // (another library's chain, e.g. Boost.Container's)
+            first = next;
+            ++n;
+         }
       }
-      if constexpr (detail::chain_links_blocks<chain_type>::value) chain.incorporate_after(chain.last(), run, last, n);
       return n;
    }
 
@@ -714,7 +720,7 @@ private:
       } else {
          size_type n = 0;
          while (first != stop) {
-            links *const next = first->next;
+            links *const next = first->next_links();
             destroy_value(first);
             node_traits::deallocate_one(nal(), node_type::from(first));
             first = next;
@@ -746,7 +752,7 @@ private:
          }
          BOOST_CATCH(...) {
             chain.push_front(current);
-            destroy_into(chain, circle.next, &circle);
+            destroy_into(chain, circle.next_links(), &circle);
             algo::init_header(&circle);
             node_traits::deallocate_individual(nal(), chain);
             BOOST_RETHROW
@@ -768,7 +774,7 @@ private:
             }
          }
          BOOST_CATCH(...) {
-            dispose(circle.next, &circle);
+            dispose(circle.next_links(), &circle);
             algo::init_header(&circle);
             BOOST_RETHROW
          }
@@ -787,7 +793,7 @@ private:
       links circle;
       algo::init_header(&circle);
       build_n(circle, n, make);
-      links *const first = circle.next;
+      links *const first = circle.next_links();
       algo::transfer(pos.node_, first, &circle);
       m_.size += n;
       return iterator(first);
@@ -814,12 +820,12 @@ private:
          }
       }
       BOOST_CATCH(...) {
-         dispose(circle.next, &circle);
+         dispose(circle.next_links(), &circle);
          BOOST_RETHROW
       }
       BOOST_CATCH_END
       if (n == 0) return iterator(pos.node_);
-      links *const f = circle.next;
+      links *const f = circle.next_links();
       algo::transfer(pos.node_, f, &circle);
       m_.size += n;
       return iterator(f);
@@ -830,8 +836,8 @@ private:
    {
       links *p;
       if (i <= m_.size / 2) {
-         p = head()->next;
-         for (; i != 0; --i) p = p->next;
+         p = head()->next_links();
+         for (; i != 0; --i) p = p->next_links();
       } else {
          p = head();
          for (size_type k = m_.size - i; k != 0; --k) p = p->prev;
@@ -842,7 +848,7 @@ private:
    //! Returns: the node `steps` after p, or stop if it comes first.
    static links *advance_at_most(links *p, size_type steps, links *stop) noexcept
    {
-      for (; steps != 0 && p != stop; --steps) p = p->next;
+      for (; steps != 0 && p != stop; --steps) p = p->next_links();
       return p;
    }
 
@@ -853,11 +859,11 @@ private:
    {
       while (a != mid && mid != stop) {
          if (comp(*value_of(mid), *value_of(a))) {
-            links *const next = mid->next;
+            links *const next = mid->next_links();
             algo::transfer(a, mid);
             mid = next;   // the rest of the first run now ends before it
          } else {
-            a = a->next;
+            a = a->next_links();
          }
       }
    }

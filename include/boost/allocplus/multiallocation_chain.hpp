@@ -13,8 +13,10 @@
 // A chain does not own its blocks: destroying a non-empty chain leaks them. Give them back with
 // the allocator's deallocate_individual / deallocate_many, or take them out with pop_front.
 
+#include <boost/allocplus/detail/block_link.hpp>
 #include <boost/allocplus/detail/config.hpp>
 #include <boost/intrusive/slist.hpp>
+#include <boost/intrusive/trivial_value_traits.hpp>
 
 #include <cstddef>
 #include <iterator>
@@ -29,12 +31,13 @@ namespace detail {
 namespace bi = boost::intrusive;
 
 //! The node of a chain: one `next` pointer, laid over the first word of a block.
-struct chain_node : bi::slist_base_hook<bi::link_mode<bi::normal_link>> {};
+using chain_node = block_link;
 
 //! Linear (null-terminated, as the core's chains are), with the last node cached (push_back and
 //! splicing at the end in O(1)) and the size counted.
-using chain_list = bi::slist<chain_node, bi::linear<true>, bi::cache_last<true>,
-                             bi::constant_time_size<true>, bi::size_type<std::size_t>>;
+using chain_list = bi::slist<chain_node, bi::value_traits<bi::trivial_value_traits<block_link_traits, bi::normal_link>>,
+                             bi::linear<true>, bi::cache_last<true>, bi::constant_time_size<true>,
+                             bi::size_type<std::size_t>>;
 
 static_assert(sizeof(chain_node) == sizeof(void *),
               "a chain node must be exactly the first word of a block");
@@ -78,12 +81,6 @@ public:
 private:
    chain_list::node_ptr next_;
 };
-
-//! Whether Chain links blocks as ours do (link_blocks; another library's chain does not).
-template <class Chain, class = void>
-struct chain_links_blocks : std::false_type {};
-template <class Chain>
-struct chain_links_blocks<Chain, std::void_t<decltype(Chain::link_blocks(nullptr, nullptr))>> : std::true_type {};
 
 //! The iterator of a typed chain: a chain iterator that dereferences to the block as a T.
 template <class T>
@@ -320,6 +317,15 @@ public:
       return pointer_pair(cast(d.first), cast(d.second));
    }
 };
+
+namespace detail {
+
+//! Whether Chain is ours: its link is a block_link, the first word of a ba::list node's links
+//! (another library's chain, Boost.Container's, links blocks its own way).
+template <class Chain>
+inline constexpr bool chain_is_ours = std::is_base_of_v<basic_multiallocation_chain, Chain>;
+
+} // namespace detail
 
 }} // namespace boost::allocplus
 

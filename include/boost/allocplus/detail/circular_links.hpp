@@ -7,21 +7,25 @@
 // ba::list's nodes and of the arena's rings of same-size free blocks. Not templated, so the
 // links exist while the type around them is incomplete.
 
+#include <boost/allocplus/detail/block_link.hpp>
 #include <boost/intrusive/circular_list_algorithms.hpp>
 
 namespace boost { namespace allocplus { namespace detail {
 
-//! `next` is the first word (a list node's first word is also a multiallocation_chain's link).
-struct circular_links {
-   circular_links *next;
+//! `next` (the base) is the first word: a list node's `next` is also the link a
+//! multiallocation_chain reads, so a node joins a chain with no store.
+struct circular_links : block_link {
    circular_links *prev;
+
+   //! Returns: `next`, as the circular_links it is (every link of a circle is one).
+   circular_links *next_links() const noexcept { return static_cast<circular_links *>(next); }
 };
 
 struct circular_links_traits {
    using node = circular_links;
    using node_ptr = circular_links *;
    using const_node_ptr = const circular_links *;
-   static node_ptr get_next(const_node_ptr n) noexcept { return n->next; }
+   static node_ptr get_next(const_node_ptr n) noexcept { return n->next_links(); }
    static void set_next(node_ptr n, node_ptr next) noexcept { n->next = next; }
    static node_ptr get_previous(const_node_ptr n) noexcept { return n->prev; }
    static void set_previous(node_ptr n, node_ptr prev) noexcept { n->prev = prev; }

@@ -22,9 +22,9 @@ class list;
 
 namespace detail {
 
-//! The links of a node (and the list's header). `next` is the first word: a node's first word
-//! is also the link of a multiallocation_chain, so a node leaves a list for a burst
-//! deallocation with one store.
+//! The links of a node (and the list's header). `next` is the first word and a block_link: a
+//! node's `next` is also its link in a multiallocation_chain, so nodes leave a list for a burst
+//! deallocation already chained.
 using list_links = circular_links;
 using list_node_traits = circular_links_traits;
 using list_algorithms = circular_links_algorithms;
@@ -64,13 +64,13 @@ public:
    pointer operator->() const noexcept { return list_node<T>::from(node_)->value(); }
    list_iterator &operator++() noexcept
    {
-      node_ = node_->next;
+      node_ = node_->next_links();
       return *this;
    }
    list_iterator operator++(int) noexcept
    {
       list_iterator r(*this);
-      node_ = node_->next;
+      node_ = node_->next_links();
       return r;
    }
    list_iterator &operator--() noexcept
