@@ -153,10 +153,11 @@ BOOST_AUTO_TEST_CASE(a_burst_gives_adjacent_nodes)
 
 namespace {
 
-//! The nodes a recording_allocator handed out one at a time, in order, and the blocks of every
-//! chain given back to it, in chain order.
+//! The nodes a recording_allocator handed out one at a time, in order; the blocks of every
+//! chain given back to it, in chain order; and each chain's size().
 std::vector<const void *> nodes_made;
 std::vector<const void *> chained_back;
+std::vector<std::size_t> chain_sizes;
 
 //! ba::allocator<T, 2> that records nodes_made and chained_back.
 template <class T>
@@ -178,6 +179,7 @@ struct recording_allocator : ba::allocator<T, 2> {
    }
    void deallocate_individual(typename base::multiallocation_chain &chain) noexcept
    {
+      chain_sizes.push_back(chain.size());
       for (T &block : chain) chained_back.push_back(&block);
       base::deallocate_individual(chain);
    }
@@ -190,6 +192,7 @@ void fill(recorded_list &l, int n)
 {
    nodes_made.clear();
    chained_back.clear();
+   chain_sizes.clear();
    for (int i = 0; i != n; ++i) l.push_back(i);
    BOOST_TEST_REQUIRE(nodes_made.size() == static_cast<std::size_t>(n));
 }
@@ -210,6 +213,7 @@ BOOST_AUTO_TEST_CASE(erased_nodes_reach_the_allocator_as_one_chain_in_list_order
       fill(l, 50);
       l.erase(std::next(l.begin(), 10), std::next(l.begin(), 40));
       BOOST_TEST(chained_back == made(10, 40), boost::test_tools::per_element());
+      BOOST_TEST(chain_sizes == std::vector<std::size_t>{30}, boost::test_tools::per_element());
       BOOST_TEST(l.size() == 20u);
       int expected = 0;
       for (int x : l) {
@@ -225,8 +229,13 @@ BOOST_AUTO_TEST_CASE(erased_nodes_reach_the_allocator_as_one_chain_in_list_order
       BOOST_TEST(l.size() == 5u);
       BOOST_TEST(l.back() == 4);
       chained_back.clear();
+      l.erase(std::next(l.begin(), 2), std::next(l.begin(), 3));   // a range of one node
+      BOOST_TEST(chained_back == made(2, 3), boost::test_tools::per_element());
+      chained_back.clear();
       l.clear();
-      BOOST_TEST(chained_back == made(0, 5), boost::test_tools::per_element());
+      BOOST_TEST(chained_back == std::vector<const void *>({nodes_made[0], nodes_made[1], nodes_made[3], nodes_made[4]}),
+                 boost::test_tools::per_element());
+      BOOST_TEST(chain_sizes == std::vector<std::size_t>({25, 1, 4}), boost::test_tools::per_element());
    }
    {
       recorded_list l;
@@ -235,6 +244,7 @@ BOOST_AUTO_TEST_CASE(erased_nodes_reach_the_allocator_as_one_chain_in_list_order
       std::vector<const void *> expected;
       for (std::size_t i = 0; i < 40; i += 3) expected.push_back(nodes_made[i]);
       BOOST_TEST(chained_back == expected, boost::test_tools::per_element());
+      BOOST_TEST(chain_sizes == std::vector<std::size_t>{expected.size()}, boost::test_tools::per_element());
       BOOST_TEST(l.size() == 26u);
    }
 }

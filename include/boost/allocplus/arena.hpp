@@ -438,6 +438,12 @@ private:
       detail::arena_ring::link_after(at, l);
    }
    static void ring_unlink(detail::arena_ring_links *l) noexcept { detail::arena_ring::unlink(l); }
+   // The links after l in its ring, read unchecked under ASan as the reads of the functions that
+   // call it (circular_links::next_links is instrumented, and clang does not inline it into them).
+   BOOST_ALLOCPLUS_CORE_NO_ASAN static detail::arena_ring_links *ring_next(const detail::arena_ring_links *l) noexcept
+   {
+      return static_cast<detail::arena_ring_links *>(l->next);
+   }
 
    // verify's walk of the ring of tree block t (t included): every block sound and linked both
    // ways; their bytes added to `listed`, their number to `counted`.
@@ -451,7 +457,7 @@ private:
          if (l != first && detail::tree_block_of(const_cast<detail::arena_ring_links *>(l))->header.align_log2 != detail::arena_in_ring)
             return false;   // only the tree's block is in the tree
          listed += t.header.size;
-         l = l->next_links();
+         l = ring_next(l);
       } while (l != first);
       return true;
    }
@@ -759,8 +765,8 @@ private:
       if (found == nullptr) return nullptr;
       detail::arena_tree_block *t = tree_value_traits::to_value_ptr(found);
       const std::size_t size = t->header.size;
-      if (t->same_size.next_links() != &t->same_size) {
-         detail::arena_ring_links *other = t->same_size.next_links();
+      if (ring_next(&t->same_size) != &t->same_size) {
+         detail::arena_ring_links *other = ring_next(&t->same_size);
          if (BOOST_UNLIKELY(other->prev != &t->same_size)) report_corrupted(t);
          check_ring_unlink(other, size, t);
          ring_unlink(other);
@@ -1103,7 +1109,7 @@ private:
          return;
       }
       const tree_node x = tree_value_traits::to_node_ptr(t);
-      if (t.same_size.next_links() == &t.same_size) {
+      if (ring_next(&t.same_size) == &t.same_size) {
          check_successor_path(x);
          check_rebalance_neighbourhood(x);
          tree_erase(t);
@@ -1111,7 +1117,7 @@ private:
       }
       check_tree_node(x);   // its parent and children are rewritten to point to the heir
       check_ring_unlink(&t.same_size, size, &t);
-      detail::arena_tree_block *heir = detail::tree_block_of(t.same_size.next_links());
+      detail::arena_tree_block *heir = detail::tree_block_of(ring_next(&t.same_size));
       heir->header.align_log2 = detail::arena_in_tree;
       heir->check = tree_check_word(heir, size, detail::arena_in_tree);
       tree_replace(t, *heir);
@@ -1290,9 +1296,9 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN bool ring_links_sound(const detail::arena_ring_links *l, std::size_t size) const noexcept
    {
       if (!ring_member_sound(l, size)) return false;
-      const detail::arena_ring_links *next = l->next_links(), *prev = l->prev;
+      const detail::arena_ring_links *next = ring_next(l), *prev = l->prev;
       return ring_member_sound(next, size) && ring_member_sound(prev, size) && next->prev == l &&
-             prev->next_links() == l;
+             ring_next(prev) == l;
    }
 
    // Before l leaves its ring: it and its neighbours, whose links the unlink rewrites. Reported
@@ -1307,7 +1313,7 @@ private:
    // whose links the link rewrites.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void check_ring_link_after(const detail::arena_ring_links *at, std::size_t size) const noexcept
    {
-      const detail::arena_ring_links *next = at->next_links();
+      const detail::arena_ring_links *next = ring_next(at);
       if (BOOST_UNLIKELY(!ring_member_sound(next, size) || next->prev != at))
          report_corrupted(detail::tree_block_of(const_cast<detail::arena_ring_links *>(at)));
    }

@@ -674,8 +674,19 @@ private:
       return n;
    }
 
+   //! Effects: puts node (its element not built, or destroyed) at the front of chain.
+   static void put_in_front(chain_type &chain, node_type *node) noexcept
+   {
+      if constexpr (detail::chain_is_ours<chain_type>) {
+         basic_multiallocation_chain &untyped = chain;
+         untyped.push_front(static_cast<detail::block_link *>(node));   // (its link, not the node)
+      } else {
+         chain.push_front(node);
+      }
+   }
+
    //! Effects: destroys the elements of the nodes from first up to stop (following next) and
-   //!   adds the nodes at the back of `chain`.
+   //!   adds the nodes at the back of `chain` (the last node's next becomes the chain's: null).
    //! Returns: how many.
    size_type destroy_into(chain_type &chain, links *first, links *stop) noexcept
    {
@@ -751,7 +762,7 @@ private:
             }
          }
          BOOST_CATCH(...) {
-            chain.push_front(current);
+            put_in_front(chain, current);
             destroy_into(chain, circle.next_links(), &circle);
             algo::init_header(&circle);
             node_traits::deallocate_individual(nal(), chain);

@@ -323,7 +323,7 @@ namespace detail {
 //! Whether Chain is ours: its link is a block_link, the first word of a ba::list node's links
 //! (another library's chain, Boost.Container's, links blocks its own way).
 template <class Chain>
-inline constexpr bool chain_is_ours = std::is_base_of_v<basic_multiallocation_chain, Chain>;
+inline constexpr bool chain_is_ours = std::is_convertible_v<Chain *, basic_multiallocation_chain *>;
 
 } // namespace detail
 

@@ -6,7 +6,8 @@
 // The link a multiallocation_chain threads through the first word of each of its blocks, and
 // the node traits Boost.Intrusive's slist drives it with. ba::list's node links begin with one
 // (circular_links derives from it), so a list's nodes leave for a burst free already chained:
-// the chain reads the very `next` the list wrote, through the type it was written with.
+// our chain and the pools read the very `next` the list wrote, through the type it was written
+// with (the C core's burst free reads the word as a void *).
 
 namespace boost { namespace allocplus { namespace detail {
 
