@@ -1345,6 +1345,72 @@ BOOST_FIXTURE_TEST_CASE(multialloc_of_one_node_gives_one_block, fresh_heap)
    ba_heap_free(h, ba_chain_pop_front(&c));
 }
 
+// Runs of one, two and three nodes (the carve's shortest loops): one run each, every node a sound
+// in-use block, freed one by one.
+BOOST_FIXTURE_TEST_CASE(multialloc_runs_of_one_two_and_three_nodes_are_sound, fresh_heap)
+{
+   const ba_heap_stats before = stats_of(h);
+   for (std::size_t n : {1u, 2u, 3u}) {
+      BOOST_TEST_CONTEXT(n << " nodes") {
+         ba_chain c;
+         ba_chain_init(&c);
+         BOOST_REQUIRE(ba_heap_multialloc_nodes(h, n, 40, BA_MULTIALLOC_ALL_CONTIGUOUS, &c) == 1);
+         std::vector<void *> nodes = chain_nodes(c);
+         BOOST_TEST(c.size == n);
+         BOOST_TEST(nodes.size() == n);
+         BOOST_TEST(run_lengths(nodes) == std::vector<std::size_t>{n}, boost::test_tools::per_element());
+         BOOST_TEST(stats_of(h).in_use_chunks == before.in_use_chunks + n);
+         ALLOCPLUS_CHECK_HEAP(h);
+         for (void *x : nodes) {
+            fill(x, 40, 7u);
+            ba_heap_free(h, x);
+            ALLOCPLUS_CHECK_HEAP(h);
+         }
+         BOOST_TEST(stats_of(h).in_use_chunks == before.in_use_chunks);
+      }
+   }
+}
+
+// The last node of a run takes what its chunk has beyond the run (too little for a chunk of its
+// own): carved from a free chunk 16 bytes larger than the run, the run's last block is 16 bytes
+// larger than the others.
+BOOST_FIXTURE_TEST_CASE(multialloc_the_last_node_of_a_run_takes_the_unsplittable_rest, fresh_heap)
+{
+   for (std::size_t count : {2u, 3u}) {
+      BOOST_TEST_CONTEXT(count << " nodes") {
+         const std::size_t elem = 1000;
+         void *guard0 = ba_heap_malloc(h, 16);
+         // A node's chunk (two blocks carved one after the other from the top: how far apart),
+         // and a chunk's overhead.
+         void *probe0 = ba_heap_malloc(h, elem);
+         void *probe1 = ba_heap_malloc(h, elem);
+         BOOST_REQUIRE(guard0 && probe0 && probe1 && follows(probe0, probe1));
+         const std::size_t nb = static_cast<std::size_t>(static_cast<char *>(probe1) - static_cast<char *>(probe0));
+         const std::size_t overhead = nb - ba_usable_size(probe0);
+         ba_heap_free(h, probe1);
+         ba_heap_free(h, probe0);
+         const std::size_t total = count * nb;
+         void *hole = ba_heap_malloc(h, total + 16 - overhead);   // a chunk of total + 16 bytes
+         void *guard1 = ba_heap_malloc(h, 16);
+         BOOST_REQUIRE(hole && guard1);
+         ba_heap_free(h, hole);
+         ba_chain c;
+         ba_chain_init(&c);
+         BOOST_REQUIRE(ba_heap_multialloc_nodes(h, count, elem, count, &c) == 1);
+         std::vector<void *> nodes = chain_nodes(c);
+         BOOST_REQUIRE_MESSAGE(nodes.front() == hole, "the run is carved from the hole");
+         BOOST_TEST(run_lengths(nodes) == std::vector<std::size_t>{count}, boost::test_tools::per_element());
+         for (std::size_t i = 0; i + 1 < count; ++i) BOOST_TEST(ba_usable_size(nodes[i]) == nb - overhead);
+         BOOST_TEST(ba_usable_size(nodes.back()) == nb + 16 - overhead);
+         ALLOCPLUS_CHECK_HEAP(h);
+         ba_heap_multidealloc(h, &c);
+         ba_heap_free(h, guard0);
+         ba_heap_free(h, guard1);
+         ALLOCPLUS_CHECK_HEAP(h);
+      }
+   }
+}
+
 BOOST_FIXTURE_TEST_CASE(multialloc_appends_to_a_non_empty_chain, fresh_heap)
 {
    ba_chain c;

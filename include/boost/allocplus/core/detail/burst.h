@@ -27,12 +27,6 @@ BA_DETAIL_FN size_t ba_detail_burst_nb(const size_t *lengths, size_t i, size_t e
    size_t bytes = ba_detail_burst_bytes(lengths, i, elem_size);
    return bytes >= BA_DETAIL_MAX_REQUEST ? 0 : ba_detail_request2size(bytes);
 }
-/* GCC -O3 sees the loop below run up to 2^64 times once it is inlined where it cannot tell that
- * last > first, and warns of an index that would wrap; it cannot (a run is at most a request). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
-#endif
 /* Carves count in-use chunks of nb bytes (blocks of `bytes` asked for) from p on, each linked to
  * the next as a chain; the first keeps pinuse (its own PINUSE bit). Returns the chunk after them.
  * (Its own loop, not the general one's: with one size, a node costs a header and a link; the
@@ -52,6 +46,12 @@ BA_DETAIL_FN ba_detail_ch *ba_detail_burst_carve_nodes(ba_detail_ch *p, size_t n
    }
 }
 
+/* GCC -O3 sees the loop below run up to 2^64 times once it is inlined where it cannot tell that
+ * last > first, and warns of an index that would wrap; it cannot (a run is at most a request). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
 /* Allocates elements [first, last) as one run: one chunk split into adjacent in-use chunks, linked
  * in address order and appended to *out in one step. A run of one element may be a huge block.
  * Returns the bytes, or 0. */
