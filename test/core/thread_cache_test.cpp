@@ -650,6 +650,34 @@ BOOST_AUTO_TEST_CASE(flush_gives_back_the_threads_cache_and_the_depot)
    ALLOCPLUS_CHECK_HEAP(ba_default_heap());
 }
 
+// A bin is a stack: blocks freed going up in memory lie in it going down, and go back to the heap
+// as a chain reversed (going up, so that the heap merges each run of neighbours in one step);
+// blocks freed going down go back as they lie. Either way every block is given back once.
+BOOST_AUTO_TEST_CASE(blocks_freed_going_up_or_down_in_memory_all_go_back_to_the_heap)
+{
+   ba_thread_cache_flush();
+   const ba_heap_stats before = stats();
+   for (bool up : {true, false}) {
+      BOOST_TEST_CONTEXT((up ? "freed going up" : "freed going down")) {
+         std::vector<void *> blocks(5000);
+         for (void *&b : blocks) {
+            b = ba_malloc(24);
+            BOOST_REQUIRE(b);
+         }
+         std::sort(blocks.begin(), blocks.end());
+         if (!up) std::reverse(blocks.begin(), blocks.end());
+         for (void *b : blocks) ba_free(b);   // many bins' worth: spilled, to the depot and the heap
+         ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+         ba_thread_cache_flush();
+         const ba_heap_stats after = stats();
+         BOOST_TEST(after.cached_blocks == 0u);
+         BOOST_TEST(after.in_use_chunks == before.in_use_chunks);
+         BOOST_TEST(after.in_use_bytes == before.in_use_bytes);
+         ALLOCPLUS_CHECK_HEAP(ba_default_heap());
+      }
+   }
+}
+
 BOOST_AUTO_TEST_CASE(trim_gives_back_the_threads_cache_and_the_depot)
 {
    fill_the_caches();

@@ -105,23 +105,35 @@ BA_DETAIL_FN ba_detail_magazine ba_detail_depot_take(unsigned i)
  * ---------------------------------------------------------------------------------------- */
 
 /* Gives back to h count cached blocks of chunk size `size`, linked as in a bin from first: one
- * burst free under the lock. */
+ * burst free under the lock. The chain goes up in memory where it can: a bin is a stack, so
+ * blocks freed going up in memory (a container destroyed front to back) lie in it going down,
+ * and the heap's burst free merges a run of neighbours into one free only going up (given back
+ * going down, each block was merged with the one freed before it: a bin's unlink and insert a
+ * block, 2.1x std::list's time to erase a ba::list over ba::allocator<T, 1>). */
 BA_DETAIL_FN void ba_detail_cache_give_back(ba_heap *h, void *first, size_t count, size_t size)
 {
    ba_chain chain;
    size_t bytes = 0, chunks = 0, i;
    void *node = first;
    const char *fault;
+   int reverse;
    ba_detail_cache_check_list(h, first, count, size);   /* before anything is written */
+   reverse = count > 1 && (uintptr_t)ba_detail_link_load(first) < (uintptr_t)first;
    ba_chain_init(&chain);
    for (i = 0; i < count; ++i) {
       void *next = i + 1 < count ? ba_detail_link_load(node) : 0;
       *ba_detail_cache_mark(node) = 0;
-      *(void **)node = next;   /* a burst chain's link */
       /* The heap's burst free tells the sanitizers of a death itself. */
       ba_detail_block_born(node, size - BA_DETAIL_CHUNK_OVERHEAD, size - BA_DETAIL_CHUNK_OVERHEAD);
-      if (!chain.first) chain.first = node;
-      chain.last = node;
+      if (reverse) {
+         *(void **)node = chain.first;   /* a burst chain's link: each block goes in front */
+         if (!chain.last) chain.last = node;
+         chain.first = node;
+      } else {
+         *(void **)node = next;   /* a burst chain's link */
+         if (!chain.first) chain.first = node;
+         chain.last = node;
+      }
       ++chain.size;
       node = next;
    }
