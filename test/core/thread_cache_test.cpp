@@ -557,6 +557,78 @@ BOOST_AUTO_TEST_CASE(double_free_of_a_block_spilled_to_the_depot_is_reported)
    BOOST_TEST(o.err.find("double free") != std::string::npos, o.err);
 }
 
+// A forged link in a full bin, to a fake block outside the heap that copies a cached block's
+// header and mark (a read after free finds both) and links on to the block the forged link
+// named (the list one block longer, whole), is reported at the free that spills the bin, before
+// anything is written: whether the fake lies in the half the bin keeps (its links are followed
+// to the last block it keeps, whose link is cut), is that last block, or lies in the magazine
+// that goes (every block of which the burst free rewrites).
+namespace {
+
+__attribute__((no_sanitize("address"))) std::uintptr_t peek_word(void *block, std::ptrdiff_t word)
+{
+   return static_cast<std::uintptr_t *>(block)[word];
+}
+__attribute__((no_sanitize("address"))) void poke_word(void *block, std::ptrdiff_t word, std::uintptr_t value)
+{
+   static_cast<std::uintptr_t *>(block)[word] = value;
+}
+//! A list's link from `block` to `next`, as free_list.h protects it.
+std::uintptr_t protected_link(const void *block, const void *next)
+{
+   return (reinterpret_cast<std::uintptr_t>(block) >> 12) ^ reinterpret_cast<std::uintptr_t>(next);
+}
+
+alignas(64) std::uintptr_t spill_fake[8];
+
+//! In a child: fills the bin of 32-byte chunks, forges the link of the block `depth` blocks deep
+//! in it (0: the newest), and frees one more block. Exits through the handler (42) when the
+//! forgery is reported with the fake untouched, 43 when reported after a write to the fake.
+void spill_a_bin_with_a_forged_link(unsigned depth)
+{
+   ba_set_diagnostic_handler([](const char *message, const void *, const ba_heap *) {
+      const bool untouched = spill_fake[2] == spill_fake[4] && spill_fake[3] != 0;
+      std::string s = std::string("report: ") + (message ? message : "(null)") + "\n";
+      ssize_t w = write(STDERR_FILENO, s.data(), s.size());
+      (void)w;
+      _exit(untouched ? 42 : 43);
+   });
+   const unsigned limit = bin_limit(32);
+   std::vector<void *> blocks;
+   for (unsigned i = 0; i <= limit; ++i) blocks.push_back(ba_malloc(24));
+   void *guard = ba_malloc(24);   // so that the last block does not end at the top (not cached)
+   if (!guard || std::find(blocks.begin(), blocks.end(), nullptr) != blocks.end()) child_fails(2, "ba_malloc failed");
+   ba_thread_cache_flush();   // an empty bin, an empty depot
+   for (unsigned i = 0; i < limit; ++i) ba_free(blocks[i]);   // the bin full: blocks[limit - 1] newest
+   if (stats().cached_blocks != limit) child_fails(3, "the bin does not hold the blocks freed");
+   void *forged = blocks[limit - 1 - depth];
+   spill_fake[1] = 0x20 | 3;                     // a cached 32-byte chunk's header
+   spill_fake[3] = peek_word(forged, 1);         // the caches' mark, as the block carries it
+   const std::uintptr_t next = peek_word(forged, 0) ^ protected_link(forged, nullptr);   // the block it named
+   spill_fake[2] = protected_link(&spill_fake[2], reinterpret_cast<void *>(next));   // the fake links on to it
+   spill_fake[4] = spill_fake[2];                // (a copy, to tell a write to the fake's link)
+   poke_word(forged, 0, protected_link(forged, &spill_fake[2]));
+   ba_free(blocks[limit]);   // the bin is full: this free spills it
+   child_fails(4, "the spill did not report the forged link");
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(forged_link_in_a_full_bin_is_reported_at_the_spill_before_anything_is_written)
+{
+   const unsigned limit = bin_limit(32);
+   // The fake after the newest block; as the last block the bin keeps; as the first of the
+   // magazine that goes; after the oldest but one.
+   for (unsigned depth : {0u, limit / 2 - 2, limit / 2 - 1, limit - 2}) {
+      BOOST_TEST_CONTEXT("the forged link " << depth << " blocks deep in a bin of " << limit)
+      {
+         child_outcome o = run_in_child([depth] { spill_a_bin_with_a_forged_link(depth); });
+         BOOST_TEST(o.exit_code == 42, "child exit " << o.exit_code << ", signal " << o.signal << ": " << o.err);
+         BOOST_TEST(o.err.find("thread cache") != std::string::npos, o.err);
+      }
+   }
+}
+
 // -------------------------------------------------------------------------------------------------
 // 5. fork from a threaded program.
 // -------------------------------------------------------------------------------------------------

@@ -126,10 +126,12 @@ BA_DETAIL_FN int ba_detail_cache_block_valid(const ba_heap *h, const void *mem, 
 }
 
 /* Checks a list of `held` cached blocks of chunk size `size` from `node`. Returns: what is
- * wrong (with *where), or null. */
+ * wrong (with *where), or null; when nothing is, and last is not null, *last is the list's
+ * `held`-th block (its link is checked too: the next block's address is sound to follow). */
 BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *node, size_t held, size_t size,
-                                                      const void **where)
+                                                      const void **where, void **last)
 {
+   void *block = node;
    for (; held; --held) {
       void *next;
       if (!ba_detail_cache_block_valid(h, node, size)) {
@@ -138,19 +140,23 @@ BA_DETAIL_FN const char *ba_detail_cache_check_blocks(const ba_heap *h, void *no
       }
       next = ba_detail_link_load(node);
       if (!ba_detail_link_valid(next, BA_DETAIL_ALIGN_MASK)) { *where = node; return BA_DETAIL_CACHE_CORRUPTED; }
+      block = node;
       node = next;
    }
+   if (last) *last = block;
    return 0;
 }
 
-/* Checks, before anything is written to them, the `count` blocks of a list of cached blocks of
- * chunk size `size` from `first`: a forged block or link is reported (the heap is marked
- * corrupted), never followed into a write. */
-BA_DETAIL_FN void ba_detail_cache_check_list(const ba_heap *h, void *first, size_t count, size_t size)
+/* Checks, before anything is written to them, the `count` blocks (at least one) of a list of
+ * cached blocks of chunk size `size` from `first`: a forged block or link is reported (the heap
+ * is marked corrupted), never followed into a write. Returns: the list's count-th block. */
+BA_DETAIL_FN void *ba_detail_cache_check_list(const ba_heap *h, void *first, size_t count, size_t size)
 {
    const void *where = 0;
-   if (BA_DETAIL_UNLIKELY(ba_detail_cache_check_blocks(h, first, count, size, &where) != 0))
+   void *last = 0;
+   if (BA_DETAIL_UNLIKELY(ba_detail_cache_check_blocks(h, first, count, size, &where, &last) != 0))
       ba_detail_cache_corrupted(where);
+   return last;
 }
 
 BOOST_ALLOCPLUS_CORE_END_FUNCS
