@@ -134,7 +134,7 @@ public:
    //! Complexity: linear in the regions.
    ~arena()
    {
-      BOOST_ALLOCPLUS_PRECONDITION(live_blocks_ == 0, live_blocks_message(), this);
+      BOOST_ALLOCPLUS_PRECONDITION(live_blocks() == 0, live_blocks_message(), this);
       detail::arena_vg_quiet quiet;
       give_back_regions();
       BOOST_ALLOCPLUS_ARENA_UNPOISON(buffer_, buffer_bytes_);
@@ -286,7 +286,7 @@ public:
 #endif
       give_back_regions();
       forget_free_blocks();
-      live_blocks_ = compact_blocks_ = lead_bytes_ = 0;
+      full_blocks_ = compact_blocks_ = lead_bytes_ = 0;
       start();
    }
 
@@ -343,10 +343,10 @@ public:
       }
       s.regions = regions_.size();
       s.bytes_allocated = bytes_allocated();
-      s.bytes_available = free_bytes_ + bump_room();
-      s.bytes_overhead = live_blocks_ * detail::arena_header_size -
-                         compact_blocks_ * (detail::arena_header_size - detail::arena_compact_header_size) + lead_bytes_;
-      s.live_blocks = live_blocks_;
+      s.bytes_available = free_bytes() + bump_room();
+      s.bytes_overhead = full_blocks_ * detail::arena_header_size + compact_blocks_ * detail::arena_compact_header_size +
+                         lead_bytes_;
+      s.live_blocks = live_blocks();
       s.free_blocks_in_tree = tree_blocks_;
       std::size_t largest = bump_room();
       for (std::size_t i = 0; i != detail::arena_slot_count; ++i) {
@@ -375,7 +375,7 @@ public:
       }
       if (bump_ < begin_ || bump_ > end_ || (begin_ != nullptr && regions_.find(*current_) == regions_.end()))
          return false;
-      const std::size_t live = totals.live, compact = totals.compact, free_bytes = totals.free_bytes,
+      const std::size_t live = totals.live, compact = totals.compact, walked_free = totals.free_bytes,
                         allocated = totals.allocated;
       std::size_t listed = 0;
       if (!slot_lists_sound(listed)) return false;
@@ -385,8 +385,8 @@ public:
              !ring_sound(t, listed, in_tree))
             return false;
       }
-      return in_tree == tree_blocks_ && live == live_blocks_ && compact == compact_blocks_ && allocated == bytes_allocated() &&
-             free_bytes == free_bytes_ && listed == free_bytes_;
+      return in_tree == tree_blocks_ && live == live_blocks() && compact == compact_blocks_ &&
+             allocated == bytes_allocated() && walked_free == free_bytes() && listed == walked_free;
    }
 
 private:
@@ -697,13 +697,32 @@ private:
    std::size_t bump_room() const noexcept { return static_cast<std::size_t>(end_ - bump_); }
 
    // The live blocks' bytes: every region's blocks but the free ones. Derived, not counted, so
-   // that an allocation and a free update no byte counts but the free bytes'.
+   // that an allocation and a free update no byte count.
    std::size_t bytes_allocated() const noexcept
    {
       std::size_t in_blocks = 0;
       for (const detail::arena_region &r : regions_) in_blocks += static_cast<std::size_t>(top_of(r) - r.begin);
-      return in_blocks - free_bytes_;
+      return in_blocks - free_bytes();
    }
+
+   // The free blocks' bytes: the tree's, counted, and the slot lists', derived from their counts
+   // (each list's blocks are of one size), so that the free and the allocation of a small block
+   // update no byte count. Complexity: the lists that had a block since the table was last
+   // emptied (slots_filled_).
+   std::size_t free_bytes() const noexcept
+   {
+      std::size_t bytes = tree_free_bytes_;
+      for (std::size_t w = 0; w != slot_words; ++w) {
+         for (std::size_t bits = slots_filled_[w]; bits != 0; bits &= bits - 1) {
+            const std::size_t index = w * word_bits + static_cast<std::size_t>(boost::core::countr_zero(bits));
+            bytes += slots_[index].count * index * detail::arena_granule;
+         }
+      }
+      return bytes;
+   }
+
+   // The live blocks, of either header.
+   std::size_t live_blocks() const noexcept { return full_blocks_ + compact_blocks_; }
 
    // The slot list of `index` in slots_filled_: its bit in word index / word_bits.
    static std::size_t slot_bit(std::size_t index) noexcept { return std::size_t(1) << (index % word_bits); }
@@ -753,7 +772,6 @@ private:
       if (BOOST_UNLIKELY(next != nullptr && !block_in_arena(next))) report_corrupted(b);
       slots_[index].head = reinterpret_cast<std::size_t>(next);
       --slots_[index].count;
-      free_bytes_ -= b->header.size;
       return reinterpret_cast<unsigned char *>(b);
    }
 
@@ -777,7 +795,7 @@ private:
          tree_erase(*t);
       }
       --tree_blocks_;
-      free_bytes_ -= size;
+      tree_free_bytes_ -= size;
       return split(reinterpret_cast<unsigned char *>(t), size, need);
    }
 
@@ -827,7 +845,7 @@ private:
       *reinterpret_cast<detail::arena_header *>(start) = header;
       *header_of(reinterpret_cast<void *>(user)) = header;
       if (lead != 0) detail::arena_vg_hide(start, detail::arena_header_size);   // (the arena's alone)
-      ++live_blocks_;
+      ++full_blocks_;
       if (lead != 0) lead_bytes_ += lead;   // (0 where the fast path inlines this)
       BOOST_ALLOCPLUS_ARENA_POISON(start, user - reinterpret_cast<std::uintptr_t>(start));
       BOOST_ALLOCPLUS_ARENA_UNPOISON(reinterpret_cast<void *>(user),
@@ -844,7 +862,6 @@ private:
       unsigned char *const user = start + detail::arena_compact_header_size;
       detail::arena_vg_expose(start, detail::arena_compact_header_size);
       *reinterpret_cast<std::uintptr_t *>(start) = compact_word(start, size);
-      ++live_blocks_;
       ++compact_blocks_;
       BOOST_ALLOCPLUS_ARENA_POISON(start, detail::arena_compact_header_size);
       BOOST_ALLOCPLUS_ARENA_UNPOISON(user, size - detail::arena_compact_header_size);
@@ -873,7 +890,6 @@ private:
    // The free block at `start` (at most slot_limit bytes) at the head of its slot list.
    BOOST_ALLOCPLUS_CORE_NO_ASAN void push_slot(unsigned char *start, std::size_t size) noexcept
    {
-      free_bytes_ += size;
       detail::arena_slot_block *b = reinterpret_cast<detail::arena_slot_block *>(start);
       b->header = detail::arena_header{size, 0, 0, detail::arena_free};
       const std::size_t index = size / detail::arena_granule;
@@ -893,7 +909,7 @@ private:
    // block of its size. Out of line, so that file_free stays small where it is inlined.
    BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void file_in_tree(unsigned char *start, std::size_t size) noexcept
    {
-      free_bytes_ += size;
+      tree_free_bytes_ += size;
       BOOST_ALLOCPLUS_ARENA_UNPOISON(start, detail::arena_tree_node_bytes);
       detail::arena_vg_hide(start, detail::arena_header_size);   // (as push_slot)
       detail::arena_tree_block *t = ::new (static_cast<void *>(start)) detail::arena_tree_block();
@@ -926,7 +942,7 @@ private:
       }
       tree_.clear();
       tree_blocks_ = 0;
-      free_bytes_ = 0;
+      tree_free_bytes_ = 0;
    }
 
    // Merges every run of adjacent free blocks in [begin, top) (a region's blocks) but a run that
@@ -1049,7 +1065,6 @@ private:
       const bool bump_follows = next + next_size == bump_;
       const std::size_t reach = old + next_size + (bump_follows ? bump_room() : 0);
       if (reach < need || !unlink_free_block(next, next_size)) return 0;
-      free_bytes_ -= next_size;
       retire_free_header(next, next_size);
       if (bump_follows) {
          move_bump_to(start + need);
@@ -1074,6 +1089,7 @@ private:
    {
       if (size > slot_limit) {
          unlink_tree_block(*reinterpret_cast<detail::arena_tree_block *>(b));
+         tree_free_bytes_ -= size;
          return true;
       }
       const std::size_t index = size / detail::arena_granule;
@@ -1357,15 +1373,16 @@ private:
    // The common free: a block of at most slot_limit bytes in the current region, not at the bump
    // end, to the head of its slot list. False otherwise, nothing changed: deallocate_unguarded
    // then does the rest, and reports what is unsound. Kept small, and the rest out of line, for
-   // the reason try_allocate_small gives.
-   BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_deallocate_small(void *p) noexcept
+   // the reason try_allocate_small gives; forced into deallocate (GCC 12 kept it a call of its
+   // own once the free's counts were fewer: 80 instructions a std::list node's free, 75 inlined).
+   BA_DETAIL_ALWAYS_INLINE BOOST_ALLOCPLUS_CORE_NO_ASAN bool try_deallocate_small(void *p) noexcept
    {
       if (is_compact_pointer(p)) return try_deallocate_compact(p);
       if (!full_block_sound(p, begin_, bump_)) return false;
       const live_block b = full_block_of(p);
       if (b.size > slot_limit || b.start + b.size == bump_) return false;
       retire_live_block(p, b);
-      if (BOOST_UNLIKELY(live_blocks_ == 0))
+      if (BOOST_UNLIKELY(live_blocks() == 0))
          give_back_last(b.start, b.size);
       else
          push_slot(b.start, b.size);
@@ -1382,9 +1399,8 @@ private:
       unsigned char *const start = static_cast<unsigned char *>(p) - detail::arena_compact_header_size;
       if (size == 0 || size > slot_limit || start + size == bump_) return false;
       detail::arena_vg_take_back(p);
-      --live_blocks_;
       --compact_blocks_;
-      if (BOOST_UNLIKELY(live_blocks_ == 0)) {
+      if (BOOST_UNLIKELY((compact_blocks_ | full_blocks_) == 0)) {   // (no other live block)
          *reinterpret_cast<std::uintptr_t *>(start) = size;
          give_back_last(start, size);
       } else {
@@ -1398,7 +1414,7 @@ private:
       const live_block b = checked_block(p, "ba::arena::deallocate: a block freed twice, not from this arena, or its "
                                             "header overwritten");
       retire_live_block(p, b);
-      if (live_blocks_ == 0)
+      if (live_blocks() == 0)
          give_back_last(b.start, b.size);
       else
          give_back(b.start, b.size);
@@ -1422,12 +1438,12 @@ private:
    BOOST_ALLOCPLUS_CORE_NO_ASAN void retire_live_block(void *p, const live_block &b) noexcept
    {
       detail::arena_vg_take_back(p);
-      --live_blocks_;
       if (b.compact) {
          *reinterpret_cast<std::uintptr_t *>(b.start) = b.size;
          --compact_blocks_;
          return;
       }
+      --full_blocks_;
       header_of(p)->state = detail::arena_free;
       detail::arena_vg_hide(header_of(p), detail::arena_header_size);   // (the free's filing hides the start's)
       const std::size_t lead = b.head - detail::arena_header_size;
@@ -1674,7 +1690,7 @@ private:
    const char *live_blocks_message() const noexcept
    {
       static thread_local char text[128];
-      std::snprintf(text, sizeof text, "ba::arena: destroyed with %zu live blocks (%zu bytes)", live_blocks_,
+      std::snprintf(text, sizeof text, "ba::arena: destroyed with %zu live blocks (%zu bytes)", live_blocks(),
                     bytes_allocated());
       return text;
    }
@@ -1691,13 +1707,17 @@ private:
    unsigned char *begin_ = nullptr;           // the current region's begin and end, and the bump pointer
    unsigned char *end_ = nullptr;
    unsigned char *bump_ = nullptr;
-   std::size_t live_blocks_ = 0;
+   // The live blocks with a full header, and (below) with a compact one: counted apart, so that
+   // the free of a block updates one count (each a load and a store the next free waits on: with
+   // a count of all live blocks updated beside, and the free bytes counted, a std::list's
+   // pop_front took 1.1x the time).
+   std::size_t full_blocks_ = 0;
    std::size_t lead_bytes_ = 0;   // the live blocks' leads (the bytes their alignment skipped)
-   std::size_t free_bytes_ = 0;
+   std::size_t tree_free_bytes_ = 0;   // the tree's free blocks' (free_bytes: the slot lists' are derived)
    std::uintptr_t key_ = 0;   // of the check words of free blocks (make_key)
-   // Of the live blocks, those with a compact header. (Not next to live_blocks_, which the same
-   // calls count: GCC merged the two counts into one 16-byte load and store, which the frees'
-   // 8-byte stores then kept from forwarding, and a list's node allocation took 10% longer.)
+   // (Not next to full_blocks_: GCC merged two counts the same calls updated into one 16-byte
+   // load and store, which the frees' 8-byte stores then kept from forwarding, and a list's node
+   // allocation took 10% longer.)
    std::size_t compact_blocks_ = 0;
    detail::arena_tree tree_;                  // one free block of each size over slot_limit
    std::size_t tree_blocks_ = 0;              // those and the blocks in their rings
