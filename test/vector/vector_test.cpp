@@ -768,3 +768,50 @@ BOOST_AUTO_TEST_CASE(default_constructor_value_initializes_the_allocator_in_plac
    BOOST_TEST(v->front() == 1);
    v->~V();
 }
+
+// In a process of one thread, ba::allocator<T, 2> takes a growing vector's buffers from the heap
+// itself (where they can grow in place), not from the thread's cache. A buffer freed when the
+// cache's bin of its size is full goes back to the heap, where the next vector's buffer looks,
+// instead of into the bin: a bin that takes such buffers only fills, and each time it is full it
+// gives half its blocks back to the heap. So once vectors have filled the bins of their buffers'
+// sizes, more vectors built and destroyed leave the caches as they are. (Each vector is followed
+// by a live block, as on a heap a program has used for a while: a buffer that ends at the heap's
+// top merges into it, cache or no cache.)
+BOOST_AUTO_TEST_CASE(buffers_of_grown_vectors_go_back_to_the_heap_when_the_cache_has_no_room)
+{
+#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE || !defined(BA_DETAIL_HAVE_SINGLE_THREADED)
+   BOOST_TEST_MESSAGE("checked builds (and C libraries that cannot say whether the process has one thread) "
+                      "send every free through the thread's cache");
+#else
+   if (!__libc_single_threaded) {
+      BOOST_TEST_MESSAGE("the process has had a second thread: its vectors' buffers come from the cache");
+      return;
+   }
+   std::vector<void *> fences;   // blocks too large for the caches: from the heap itself
+   const auto build_and_destroy = [&fences](int vectors) {
+      for (int v = 0; v != vectors; ++v) {
+         ba::vector<int> grown;
+         for (int e = 0; e != 20; ++e) grown.push_back(e);
+         fences.push_back(ba_malloc(2000));
+         BOOST_REQUIRE(fences.back());
+      }
+   };
+   const auto stats = [] {
+      ba_heap_stats s;
+      ba_heap_stats_get(ba_default_heap(), &s);
+      return s;
+   };
+   fences.reserve(2000);
+   ba_thread_cache_flush();
+   build_and_destroy(1000);   // each buffer size's bin fills
+   const ba_heap_stats filled = stats();
+   build_and_destroy(1000);
+   const ba_heap_stats after = stats();
+   BOOST_TEST(after.cached_blocks == filled.cached_blocks);
+   BOOST_TEST(after.cached_bytes == filled.cached_bytes);
+   BOOST_TEST(after.in_use_chunks == filled.in_use_chunks + 1000, "every buffer freed, the fences alive");
+   ba_check_report report{nullptr, nullptr};
+   BOOST_TEST(ba_check(&report) == 1, (report.what ? report.what : ""));
+   for (void *f : fences) ba_free(f);
+#endif
+}

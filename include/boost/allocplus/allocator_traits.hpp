@@ -93,6 +93,12 @@ struct inline_allocation_command {
    {
       return a.template command_with_paths<true>(command, limit, prefer_in_received_out, reuse);
    }
+   //! Frees p, a buffer grown through call (core_allocator_base::deallocate_grown).
+   template <class T, class Source, unsigned DisableMask>
+   static void deallocate_grown(core_allocator_base<T, Source, 2, DisableMask> &a, T *p) noexcept
+   {
+      a.deallocate_grown(p);
+   }
 };
 
 template <class T>

@@ -339,7 +339,7 @@ public:
       if (m_.cap == m_.size) return;
       unannotated guard(*this);
       if (m_.size == 0) {
-         alloc_traits::deallocate(al(), m_.start, m_.cap);
+         free_buffer(m_.start, m_.cap);
          m_.start = nullptr;
          m_.cap = 0;
          return;
@@ -665,7 +665,7 @@ private:
       if (!m_.start) return;
       detail::destroy_n(al(), m_.start, m_.size);
       detail::unpoison_buffer(m_.start, m_.cap);
-      alloc_traits::deallocate(al(), m_.start, m_.cap);
+      free_buffer(m_.start, m_.cap);
       m_.start = nullptr;
       m_.size = m_.cap = 0;
    }
@@ -707,6 +707,18 @@ private:
          }
       }
       return allocate_buffer(n);
+   }
+
+   //! Frees buffer p of n elements. With ba::allocator<T, 2> (or another version-2 allocator
+   //! over the core), whose growth takes its blocks from the heap itself, the free says so
+   //! (detail::inline_allocation_command::deallocate_grown): in a process of one thread a block
+   //! the thread's cache has no room for goes back to the heap, where the next growth looks.
+   void free_buffer(T *p, size_type n) noexcept
+   {
+      if constexpr (detail::inline_allocation_command::applies<A> && grows_in_place())
+         detail::inline_allocation_command::deallocate_grown(al(), p);
+      else
+         alloc_traits::deallocate(al(), p, n);
    }
 
    //! A new buffer of at least n elements (the constructors, assign).
@@ -991,13 +1003,13 @@ private:
       } catch (...) {
          if (built >= 1) detail::destroy_n(al(), r + at, n);
          if (built == 2) detail::destroy_n(al(), r, at);
-         alloc_traits::deallocate(al(), r, received);
+         free_buffer(r, received);
          throw;
       }
 #endif
       if (old) {
          detail::end_transferred(al(), old, count);
-         alloc_traits::deallocate(al(), old, m_.cap);
+         free_buffer(old, m_.cap);
       }
       m_.start = r;
       m_.size = count + n;

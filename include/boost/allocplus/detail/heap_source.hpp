@@ -15,6 +15,10 @@
 //                                            process with threads: core/detail/thread_cache.h)
 //   void *allocate_aligned(alignment, n)     ba_memalign
 //   void deallocate_bytes(p)                 ba_free
+//   void deallocate_grown_bytes(p)           ba_free for a block from allocate_growable_bytes
+//                                            (or grown from one): in a process of one thread,
+//                                            to the heap it came from when the thread's cache
+//                                            has no room for it
 //   ba_command_ret command(...)              ba_allocation_command (kept a call)
 //   ba_command_ret command_inline(...)       the same command, its short paths forced inline
 //   int burst_nodes(n, bytes, chain)         ba_multialloc_nodes (default contiguity)
@@ -45,6 +49,14 @@ struct default_heap_source {
    }
    static void *allocate_aligned(std::size_t alignment, std::size_t n) noexcept { return ba_memalign(alignment, n); }
    static void deallocate_bytes(void *p) noexcept { ba_free(p); }
+   static void deallocate_grown_bytes(void *p) noexcept
+   {
+#if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
+      ::boost::allocplus::ba_detail_default_free_growable(p);
+#else
+      ba_free(p);
+#endif
+   }
    // Kept a call (noinline): inlined, the command's paths would make a container's growth
    // function larger, which is what the call is for (doc/allocator.md).
    BOOST_NOINLINE static ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
@@ -89,6 +101,7 @@ public:
       return ba_heap_memalign(heap_, alignment, n);
    }
    void deallocate_bytes(void *p) const noexcept { ba_heap_free(heap_, p); }
+   void deallocate_grown_bytes(void *p) const noexcept { ba_heap_free(heap_, p); }
    BOOST_NOINLINE ba_command_ret command(unsigned command, std::size_t size, std::size_t alignment,
                                          std::size_t limit, std::size_t preferred, std::size_t *received,
                                          void *reuse) const noexcept
