@@ -199,8 +199,13 @@ private:
    //! deallocate(p, n) for a buffer a container grew (its first block from allocation_command
    //! with expand_fwd, its growths from expansions and such commands): such blocks come from the
    //! heap itself, and in a process of one thread a block the thread's cache has no room for
-   //! goes back there (heap_source.hpp: deallocate_grown_bytes).
-   void deallocate_grown(T *p) noexcept { this->source().deallocate_grown_bytes(p); }
+   //! goes back there (heap_source.hpp: deallocate_grown_bytes). With expand_fwd disabled no
+   //! command takes such a block: the buffers came as any other, and go back as any other.
+   void deallocate_grown(T *p) noexcept
+   {
+      if constexpr ((DisableMask & expand_fwd) != 0) this->source().deallocate_bytes(p);
+      else this->source().deallocate_grown_bytes(p);
+   }
 
    //! allocation_command, with the core's short paths (growth into the top of the heap, a
    //! shrink) forced inline when `InlineGrowth`, only the shrink's otherwise. Why two: measured
