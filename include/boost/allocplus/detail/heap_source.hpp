@@ -17,8 +17,8 @@
 //   void deallocate_bytes(p)                 ba_free
 //   void deallocate_grown_bytes(p)           ba_free for a block from allocate_growable_bytes
 //                                            (or grown from one): in a process of one thread,
-//                                            to the heap it came from when the thread's cache
-//                                            has no room for it
+//                                            to the heap it came from when it ends at the top
+//                                            or the thread's cache has no room for it
 //   ba_command_ret command(...)              ba_allocation_command (kept a call)
 //   ba_command_ret command_inline(...)       the same command, its short paths forced inline
 //   int burst_nodes(n, bytes, chain)         ba_multialloc_nodes (default contiguity)

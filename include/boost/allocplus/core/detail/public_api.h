@@ -44,24 +44,22 @@ BA_DETAIL_OUT_OF_LINE_FN __attribute__((unused)) void *ba_detail_default_malloc_
 
 /* Frees mem, a block ba_detail_default_malloc_growable gave (or a growth of one), as ba_free does;
  * but in a process of one thread a small block that ends at the top (as ba_free's fast path
- * sends it) or whose bin in the thread's cache is full goes to the heap itself. There such blocks come from the heap, not from the cache, so a bin that takes
- * them back only fills, and each time it is full it gives half its blocks back in a burst,
- * walked and checked on the way: 21% of the instructions of a vector of 20 elements built and
- * destroyed on an aged heap. In the heap the block is where the next vector's first buffer looks.
- * A bin with room still takes the block: the buffer of a vector built with its size came from
- * the cache, and a vector's last buffer that fits in a bin a program also allocates from stays
- * in that flow. */
+ * sends it) or whose bin in the thread's cache is full goes to the heap itself. There such blocks
+ * come from the heap, not from the cache, so a bin that takes them back only fills, and each time
+ * it is full it gives half its blocks back in a burst, walked and checked on the way: 21% of the
+ * instructions of a vector of 20 elements built and destroyed on an aged heap. In the heap the
+ * block is where the next vector's first buffer looks. A bin with room still takes the block:
+ * the buffer of a vector built with its size came from the cache, and a vector's last buffer
+ * that fits in a bin a program also allocates from stays in that flow. */
 BA_DETAIL_OUT_OF_LINE_FN __attribute__((unused)) BA_DETAIL_NOTHROW void ba_detail_default_free_growable(void *mem)
 {
 #if !BOOST_ALLOCPLUS_CHECKED_EXPENSIVE
    ba_heap *h = &ba_detail_default_heap_storage;
-   size_t y;
-   /* (A null mem is out of range, as in ba_free's fast path.) */
-   if (ba_detail_lock_mode(h) <= ba_detail_single_threaded()
-       && ba_detail_in_address_range(h, (const void *)((uintptr_t)mem - 2 * BA_DETAIL_WORD))
-       && (y = ba_detail_cache_head(ba_detail_mem2chunk(mem))) != 0
-       && (ba_detail_cache_bin_of_head(ba_detail_thread_cache_ptr, y)->room == 0
-           || (uintptr_t)mem + y - (2 * BA_DETAIL_WORD + BA_DETAIL_CINUSE) == ba_detail_top_hint(h))) {
+   size_t size;
+   /* (A null mem is out of range: ba_detail_cache_takes gives 0.) */
+   if (ba_detail_lock_mode(h) <= ba_detail_single_threaded() && (size = ba_detail_cache_takes(h, mem)) != 0
+       && (ba_detail_cache_bin_at(ba_detail_thread_cache_ptr, size)->room == 0
+           || (uintptr_t)ba_detail_mem2chunk(mem) + size == ba_detail_top_hint(h))) {
       ba_detail_heap_free(h, mem);
       return;
    }
