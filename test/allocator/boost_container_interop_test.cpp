@@ -172,28 +172,34 @@ BOOST_AUTO_TEST_CASE(push_back_expands_backward_into_free_memory_on_a_heap)
 
 BOOST_AUTO_TEST_CASE(a_masked_allocator_expands_backward_only)
 {
-#if defined(BOOST_ALLOCPLUS_CORE_ASAN)
-   // Under ASan the allocator asks the core's command for every new block (so that all of it is
-   // exposed), and the command cuts it from the heap: the middle block, freed into the thread's
-   // cache, is not where the vector's first block lands, which this layout needs.
-   BOOST_TEST_MESSAGE("skipped under ASan: the layout it needs comes from the thread's cache");
-   return;
-#endif
    // The seed's backward-expansion row: ba::allocator<T, 2, expand_fwd>.
    using A = counting_allocator<ba::allocator<elem, 2, ba::expand_fwd>>;
-   ba::allocator<char> bytes;
    allocation_counters c;
    {
-      three_in_a_row<ba::allocator<char>> row(bytes, 8000, 16, 64);
+      // A block the vector means to grow comes from the heap where it can grow (the top, or the
+      // designated victim): after a block of the heap's own, which is then freed.
+      std::vector<char *> spare;
+      char *before = nullptr;
       bc::vector<elem, A> v((A(c)));
-      // The vector's block where the middle block was: free space below, an allocated block above.
-      bytes.deallocate(row.middle, 16);
-      row.middle = nullptr;
-      v.reserve(2);
-      BOOST_REQUIRE(follows(row.before, v.data()));
-      row.free_before();
+      for (int attempt = 0; attempt != 200 && before == nullptr; ++attempt) {
+         char *x = static_cast<char *>(ba_malloc(8000));
+         BOOST_REQUIRE(x != nullptr);
+         bc::vector<elem, A> w((A(c)));
+         w.reserve(2);
+         if (follows(x, w.data())) {
+            before = x;
+            v.swap(w);
+         } else {
+            spare.push_back(x);
+         }
+      }
+      BOOST_REQUIRE_MESSAGE(before != nullptr, "could not lay the vector's block out after another");
+      const std::size_t allocations = c.allocations;
+      ba_free(before);   // room below the vector
       for (int i = 0; i != 200; ++i) v.push_back(elem(i));
       BOOST_TEST(holds_iota_elems(v));
+      BOOST_TEST(c.allocations == allocations, "every growth a backward expansion");
+      for (char *x : spare) ba_free(x);
    }
    BOOST_TEST(c.expansions_bwd > 0u);
    BOOST_TEST(c.expansions_fwd == 0u);

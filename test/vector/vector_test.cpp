@@ -9,6 +9,7 @@
 
 #define BOOST_TEST_MODULE allocplus vector
 #include "support/allocator_test_kit.hpp"
+#include "support/grown_buffer_placement.hpp"
 
 #include <boost/allocplus/allocator.hpp>
 #include <boost/allocplus/heap.hpp>
@@ -779,12 +780,8 @@ BOOST_AUTO_TEST_CASE(default_constructor_value_initializes_the_allocator_in_plac
 // top merges into it, cache or no cache.)
 BOOST_AUTO_TEST_CASE(buffers_of_grown_vectors_go_back_to_the_heap_when_the_cache_has_no_room)
 {
-#if BOOST_ALLOCPLUS_CHECKED_EXPENSIVE || !defined(BA_DETAIL_HAVE_SINGLE_THREADED)
-   BOOST_TEST_MESSAGE("checked builds (and C libraries that cannot say whether the process has one thread) "
-                      "send every free through the thread's cache");
-#else
-   if (!__libc_single_threaded) {
-      BOOST_TEST_MESSAGE("the process has had a second thread: its vectors' buffers come from the cache");
+   if (const char *why = allocplus_test::why_grown_buffers_go_through_the_cache()) {
+      BOOST_TEST_MESSAGE(why);
       return;
    }
    std::vector<void *> fences;   // blocks too large for the caches: from the heap itself
@@ -813,5 +810,4 @@ BOOST_AUTO_TEST_CASE(buffers_of_grown_vectors_go_back_to_the_heap_when_the_cache
    ba_check_report report{nullptr, nullptr};
    BOOST_TEST(ba_check(&report) == 1, (report.what ? report.what : ""));
    for (void *f : fences) ba_free(f);
-#endif
 }

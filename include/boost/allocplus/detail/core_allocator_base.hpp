@@ -199,11 +199,12 @@ private:
    //! deallocate(p, n) for a buffer a container grew (its first block from allocation_command
    //! with expand_fwd, its growths from expansions and such commands): such blocks come from the
    //! heap itself, and in a process of one thread a block the thread's cache has no room for
-   //! goes back there (heap_source.hpp: deallocate_grown_bytes). With expand_fwd disabled no
-   //! command takes such a block: the buffers came as any other, and go back as any other.
+   //! goes back there (heap_source.hpp: deallocate_grown_bytes). With both expansions disabled
+   //! no command takes such a block: the buffers came as any other, and go back as any other.
    void deallocate_grown(T *p) noexcept
    {
-      if constexpr ((DisableMask & expand_fwd) != 0) this->source().deallocate_bytes(p);
+      if constexpr ((DisableMask & (expand_fwd | expand_bwd)) == (expand_fwd | expand_bwd))
+         this->source().deallocate_bytes(p);
       else this->source().deallocate_grown_bytes(p);
    }
 
@@ -232,10 +233,11 @@ private:
       }
       // Without a block to expand (none given, or no expansion asked for), the command is an
       // allocation: the malloc path, shorter than the command's (measured: a tenth of the cost of
-      // a small vector's growth). A block the caller means to expand forward comes from the heap
-      // itself, where it can grow into the top; else from the thread's cache (whose blocks may be
-      // expanded backward into free memory before them, as any other).
-      const bool growable = (command & expand_fwd) != 0;
+      // a small vector's growth). A block the caller means to expand comes from the heap itself,
+      // where it can grow into the top, and its old buffers go back there (deallocate_grown),
+      // where the next buffer can expand backward into them; a cached block is in use to the
+      // heap and would stop both.
+      const bool growable = (command & (expand_fwd | expand_bwd)) != 0;
       if (base::malloc_exposes_whole_blocks && (!reuse || !(command & (expand_fwd | expand_bwd)))
           && (command & allocate_new)
           && !(command & (zero_memory | shrink_in_place | try_shrink_in_place))) {

@@ -103,12 +103,13 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_may_expand(ba_heap *h, unsign
 }
 
 /* Allocates a new block of `bytes` (below BA_DETAIL_MAX_REQUEST) aligned to `alignment` for
- * allocation_command: where it can grow if the command expands forward (its owner means to grow
- * it; the short path, new_at_preferred, chooses the same). */
+ * allocation_command: where it can grow if the command expands (its owner means to grow it; the
+ * short path, new_at_preferred, chooses the same), forward into free memory after it, or backward
+ * into the owner's old block before it once that is freed. */
 BA_DETAIL_FN void *ba_detail_command_new(ba_heap *h, unsigned command, size_t alignment, size_t bytes)
 {
    if (alignment > BA_DETAIL_ALIGN) return ba_detail_memalign(h, alignment, bytes);
-   return (command & BA_EXPAND_FWD) ? ba_detail_malloc_growable(h, ba_detail_request2size(bytes))
+   return (command & (BA_EXPAND_FWD | BA_EXPAND_BWD)) ? ba_detail_malloc_growable(h, ba_detail_request2size(bytes))
                                     : ba_detail_malloc_chunk(h, ba_detail_request2size(bytes), 1);
 }
 
