@@ -308,15 +308,18 @@ BOOST_AUTO_TEST_CASE(alignment_is_honoured_and_a_bad_one_refused)
    alignas(16) unsigned char buffer[64 * 1024];
    ba::arena a(buffer, sizeof buffer);
    for (std::size_t al = 1; al <= 4096; al *= 2) {
-      // 24 bytes at 8-byte alignment or less: a compact block, its pointer 8 mod 16; at 16 and
-      // more, and for a size that fills its last granule, max(al, 16).
-      void *p = a.allocate(24, al);
-      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)) == (al > 8));
-      BOOST_TEST(aligned(p, std::max<std::size_t>(al, 8)));
-      std::memset(p, 0x5a, 24);
-      void *q = a.allocate(32, al);
+      // A node (24 or 48 bytes) at 8-byte alignment or less: a compact block, its pointer 8 mod
+      // 16; at 16 and more, and for a size over 256 bytes that fills its last granule,
+      // max(al, 16).
+      for (const std::size_t size : {24, 48}) {
+         void *p = a.allocate(size, al);
+         BOOST_TEST(aligned(p, std::max<std::size_t>(al, 16)) == (al > 8));
+         BOOST_TEST(aligned(p, std::max<std::size_t>(al, 8)));
+         std::memset(p, 0x5a, size);
+      }
+      void *q = a.allocate(272, al);
       BOOST_TEST(aligned(q, std::max<std::size_t>(al, 16)));
-      std::memset(q, 0x5a, 32);
+      std::memset(q, 0x5a, 272);
    }
    BOOST_CHECK_THROW((void)a.allocate(16, 48), std::invalid_argument);
    BOOST_TEST(a.try_allocate(16, 48) == nullptr);
@@ -1889,11 +1892,12 @@ BOOST_AUTO_TEST_CASE(allocation_command_and_bursts)
       ba::arena_allocator<char> chars(a);
       for (const bool at_bump_end : {true, false}) {
          char *c = chars.allocate(64);
+         const std::size_t held = a.capacity(c);   // (72: a compact block of 80 bytes)
          char *after = at_bump_end ? nullptr : chars.allocate(16);
-         std::size_t want = 17;   // 32 bytes: over the limit of 20
+         std::size_t want = 17;   // 24 bytes at least (the smallest block): over the limit of 20
          char *keep = c;
          BOOST_TEST(chars.allocation_command(ba::shrink_in_place | ba::nothrow_allocation, 20, want, keep) == nullptr);
-         BOOST_TEST(a.capacity(c) == 64u);
+         BOOST_TEST(a.capacity(c) == held);
          BOOST_TEST(a.verify());
          if (after) chars.deallocate(after, 16);
          chars.deallocate(c, 64);
@@ -1927,20 +1931,28 @@ BOOST_AUTO_TEST_CASE(a_node_of_three_pointers_takes_a_compact_block_of_32_bytes)
    unsigned char *z = static_cast<unsigned char *>(a.allocate(40, 4));   // 40 + 8: a block of 48
    BOOST_TEST(z == y + 32);
    BOOST_TEST(a.capacity(z) == 40u);
-   // A size that fills its last granule, or a request for 16-byte alignment: a full header.
-   unsigned char *w = static_cast<unsigned char *>(a.allocate(32, 8));
-   BOOST_TEST(w == z + 40 + 16);
+   // A node that fills its last granule (a std::map<int64_t, int64_t> node): compact too, in a
+   // block as large as a full header's (48 + 8: 64 bytes), with 8 bytes more to use.
+   unsigned char *m = static_cast<unsigned char *>(a.allocate(48, 8));
+   BOOST_TEST(m == z + 40 + 8);
+   BOOST_TEST(a.capacity(m) == 56u);
+   // A size over 256 bytes that fills its last granule, or a request for 16-byte alignment: a
+   // full header.
+   unsigned char *w = static_cast<unsigned char *>(a.allocate(272, 8));
+   BOOST_TEST(w == m + 56 + 16);
    BOOST_TEST(aligned(w, 16));
+   BOOST_TEST(a.capacity(w) == 272u);
    unsigned char *v = static_cast<unsigned char *>(a.allocate(24));
    BOOST_TEST(aligned(v, 16));
    BOOST_TEST(a.capacity(v) == 32u);
    std::memset(x, 1, 24);
    std::memset(y, 2, 24);
    std::memset(z, 3, 40);
+   std::memset(m, 4, 56);
    const ba::arena_statistics s = a.statistics();
-   BOOST_TEST(s.live_blocks == 5u);
-   BOOST_TEST(s.bytes_overhead == 3 * 8u + 2 * 16u);
-   BOOST_TEST(s.bytes_allocated == 32u + 32u + 48u + 48u + 48u);
+   BOOST_TEST(s.live_blocks == 6u);
+   BOOST_TEST(s.bytes_overhead == 4 * 8u + 2 * 16u);
+   BOOST_TEST(s.bytes_allocated == 32u + 32u + 48u + 64u + 288u + 48u);
    BOOST_TEST(a.verify());
    BOOST_TEST(a.owns(x));
    // Freed, a compact block is a free block like any other: here a full block of 32 bytes takes it.
@@ -1951,6 +1963,7 @@ BOOST_AUTO_TEST_CASE(a_node_of_three_pointers_takes_a_compact_block_of_32_bytes)
    BOOST_TEST(a.verify());
    BOOST_TEST(std::all_of(x, x + 24, [](unsigned char c) { return c == 1; }));
    BOOST_TEST(std::all_of(z, z + 40, [](unsigned char c) { return c == 3; }));
+   BOOST_TEST(std::all_of(m, m + 56, [](unsigned char c) { return c == 4; }));
    a.release();
 }
 

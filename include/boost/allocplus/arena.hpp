@@ -186,9 +186,9 @@ public:
    //!   of regions).
    void deallocate(void *p) noexcept
    {
-      if (p == nullptr) return;
       detail::single_thread_guard guard(user_, "ba::arena", this);
       detail::arena_vg_quiet quiet(p);
+      // (A null p is below every region: try_deallocate_small leaves it to deallocate_unguarded.)
       if (!try_deallocate_small(p)) deallocate_unguarded(p);
    }
 
@@ -637,13 +637,17 @@ private:
    static constexpr std::uint16_t max_align_log2 = 30;   // the largest alignment an arena gives: 1 GiB
 
    // Whether `size` bytes at `alignment` get a compact block (its header one word): at 8-byte
-   // alignment or less, when the size leaves at most 8 bytes in its last granule, so that the
-   // word saves a granule (a size that fills its last granule keeps the 16-byte alignment).
-   // (A size whose block would not fit the header word's 48 bits gets a full header.)
+   // alignment or less, a node (at most arena_compact_node_limit bytes: the block is as large
+   // as with a full header or smaller, and its free is shorter: 67 instructions a std::map
+   // node's, against 86 with a full header), or a larger size that leaves at most 8 bytes in
+   // its last granule, so that the word saves a granule (a larger size that fills its last
+   // granule keeps the 16-byte alignment). (A size whose block would not fit the header word's
+   // 48 bits gets a full header.)
    static constexpr bool compact_request(std::size_t size, std::size_t alignment) noexcept
    {
       return detail::is_power_of_two(alignment) && alignment <= detail::arena_compact_alignment && size != 0 &&
-             (size - 1) % detail::arena_granule < detail::arena_granule - detail::arena_compact_header_size &&
+             (size <= detail::arena_compact_node_limit ||
+              (size - 1) % detail::arena_granule < detail::arena_granule - detail::arena_compact_header_size) &&
              size < detail::arena_compact_size_mask - 2 * detail::arena_granule;
    }
 
@@ -1381,8 +1385,7 @@ private:
       if (!full_block_sound(p, begin_, bump_)) return false;
       const live_block b = full_block_of(p);
       if (b.size > slot_limit || b.start + b.size == bump_) return false;
-      retire_live_block(p, b);
-      if (BOOST_UNLIKELY(live_blocks() == 0))
+      if (BOOST_UNLIKELY(retire_live_block(p, b)))
          give_back_last(b.start, b.size);
       else
          push_slot(b.start, b.size);
@@ -1399,8 +1402,8 @@ private:
       unsigned char *const start = static_cast<unsigned char *>(p) - detail::arena_compact_header_size;
       if (size == 0 || size > slot_limit || start + size == bump_) return false;
       detail::arena_vg_take_back(p);
-      --compact_blocks_;
-      if (BOOST_UNLIKELY((compact_blocks_ | full_blocks_) == 0)) {   // (no other live block)
+      // (Tested as it is decremented, as retire_live_block does.)
+      if (BOOST_UNLIKELY(--compact_blocks_ == 0) && full_blocks_ == 0) {   // (no other live block)
          *reinterpret_cast<std::uintptr_t *>(start) = size;
          give_back_last(start, size);
       } else {
@@ -1411,10 +1414,10 @@ private:
 
    BOOST_NOINLINE BOOST_ALLOCPLUS_CORE_NO_ASAN void deallocate_unguarded(void *p) noexcept
    {
+      if (p == nullptr) return;
       const live_block b = checked_block(p, "ba::arena::deallocate: a block freed twice, not from this arena, or its "
                                             "header overwritten");
-      retire_live_block(p, b);
-      if (live_blocks() == 0)
+      if (retire_live_block(p, b))
          give_back_last(b.start, b.size);
       else
          give_back(b.start, b.size);
@@ -1435,19 +1438,21 @@ private:
 
    // Live block p (b) stops being live, in its header and in the counts. (A compact block's word
    // keeps its size without the flag and tag: no longer a live block's, nor a free one's.)
-   BOOST_ALLOCPLUS_CORE_NO_ASAN void retire_live_block(void *p, const live_block &b) noexcept
+   // Returns: whether it was the last live block. (Each count is tested as it is decremented: a
+   // subtraction from memory and a branch on its flags.)
+   BOOST_ALLOCPLUS_CORE_NO_ASAN bool retire_live_block(void *p, const live_block &b) noexcept
    {
       detail::arena_vg_take_back(p);
       if (b.compact) {
          *reinterpret_cast<std::uintptr_t *>(b.start) = b.size;
-         --compact_blocks_;
-         return;
+         return --compact_blocks_ == 0 && full_blocks_ == 0;
       }
-      --full_blocks_;
+      const bool last = --full_blocks_ == 0 && compact_blocks_ == 0;
       header_of(p)->state = detail::arena_free;
       detail::arena_vg_hide(header_of(p), detail::arena_header_size);   // (the free's filing hides the start's)
       const std::size_t lead = b.head - detail::arena_header_size;
       if (lead != 0) lead_bytes_ -= lead;
+      return last;
    }
 
    BOOST_ALLOCPLUS_CORE_NO_ASAN void *reallocate_unguarded(void *p, std::size_t size) noexcept

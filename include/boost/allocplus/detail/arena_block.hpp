@@ -192,6 +192,10 @@ inline constexpr unsigned arena_compact_tag_shift = 48;
 inline constexpr std::uintptr_t arena_compact_size_mask =
    ((std::uintptr_t(1) << arena_compact_tag_shift) - 1) & ~std::uintptr_t(arena_granule - 1);
 inline constexpr std::size_t arena_compact_alignment = 8;   // the most a compact block's user pointer has
+// A request at arena_compact_alignment or less of at most this many bytes (a container's node) gets
+// a compact block whatever its size: its free takes the compact block's shorter path. A larger one
+// gets a compact block only where the word saves a granule (arena::compact_request).
+inline constexpr std::size_t arena_compact_node_limit = 256;
 inline constexpr std::uint16_t arena_compact_align_log2 = 3;
 
 struct arena_header {
