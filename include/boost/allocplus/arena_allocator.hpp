@@ -54,8 +54,8 @@ public:
    {}
 
    //! Returns: a block for n objects of T, aligned for T: to 16 at least, but to 8 where the arena
-   //!   gives a compact block (alignof(T) <= 8 and n * sizeof(T) leaving at most 8 bytes in its
-   //!   last 16, as a node of three pointers does: see arena::allocate).
+   //!   gives a compact block (alignof(T) <= 8, and n * sizeof(T) at most 256 bytes, as a node's,
+   //!   or leaving at most 8 bytes in its last 16: see arena::allocate).
    //! Throws: std::bad_array_new_length if n * sizeof(T) overflows; std::bad_alloc if the arena
    //!   has no room (and, if it grows, its upstream no memory for a region).
    //! Complexity: as arena::allocate.

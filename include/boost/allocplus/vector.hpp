@@ -692,7 +692,8 @@ private:
    }
 
    //! A first buffer of at least n elements for a vector that will grow into it: from a
-   //! version-2 allocator an allocate_new command that says so (expand_fwd), which the allocator
+   //! version-2 allocator an allocate_new command that says so (the expansions the growth will
+   //! ask for, as an allocator that masks expand_fwd still sees expand_bwd), which the allocator
    //! may serve from memory that can grow in place (ba::allocator: the heap's top rather than the
    //! thread's cache, where the block would sit between cached blocks; but a small block in a
    //! process with threads comes from the cache); else allocate_buffer.
@@ -702,7 +703,8 @@ private:
          if (grows_in_place()) {
             T *reuse = nullptr;
             size_type received = n;
-            T *const p = alloc_traits::allocation_command(al(), allocate_new | expand_fwd, n, received, reuse);
+            const allocation_type command = allocate_new | expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
+            T *const p = alloc_traits::allocation_command(al(), command, n, received, reuse);
             return {p, received};
          }
       }

@@ -14,10 +14,12 @@
 // user pointer lets deallocate find the start. Without lead padding (16-byte alignment) they are
 // the same header.
 //
-// A compact block (a request for 8-byte alignment or less whose size leaves at most 8 bytes in its
-// last granule, as a node of three pointers does) has a header of one word instead, and its user
-// pointer is 8 bytes past its start: 8 mod 16, where every other block's is 0 mod 16, so that the
-// pointer alone says which header it has. A 24-byte node then takes a 32-byte block, not 48.
+// A compact block (a request for 8-byte alignment or less of at most arena_compact_node_limit
+// bytes, or whose size leaves at most 8 bytes in its last granule, as a node of three pointers
+// does) has a header of one word instead, and its user pointer is 8 bytes past its start: 8 mod
+// 16, where every other block's is 0 mod 16, so that the pointer alone says which header it has.
+// A 24-byte node then takes a 32-byte block, not 48; a 48-byte node a 64-byte block, as with a
+// full header, and the compact block's shorter free.
 //
 //   block start   user pointer (8 mod 16)
 //   | word (8) | user bytes ...          | next block
