@@ -590,6 +590,13 @@ private:
    //! cannot throw (so the strong guarantee survives).
    static constexpr bool may_expand_bwd() noexcept { return detail::relocates_nothrow<T>(); }
 
+   //! The expansions a growth asks for (and the first buffer's command announces, so that the
+   //! allocator places it where they can happen): forward, and backward where may_expand_bwd.
+   static constexpr allocation_type growth_expansions() noexcept
+   {
+      return expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
+   }
+
    //! Whether growth may expand the buffer in place at all: not with
    //! BOOST_ALLOCPLUS_VECTOR_ALWAYS_REALLOCATE, under which every growth takes a new buffer (and
    //! frees the old one, so AddressSanitizer sees what was kept of it), as std::vector's does.
@@ -703,8 +710,7 @@ private:
          if (grows_in_place()) {
             T *reuse = nullptr;
             size_type received = n;
-            const allocation_type command = allocate_new | expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
-            T *const p = alloc_traits::allocation_command(al(), command, n, received, reuse);
+            T *const p = alloc_traits::allocation_command(al(), allocate_new | growth_expansions(), n, received, reuse);
             return {p, received};
          }
       }
@@ -913,7 +919,7 @@ private:
       size_type received = preferred;
       allocation_type command = allocate_new;
       if (alloc_traits::is_version_2 && grows_in_place())
-         command |= expand_fwd | (may_expand_bwd() ? expand_bwd : 0u);
+         command |= growth_expansions();
       T *const r = alloc_traits::allocation_command(al(), command, limit, received, reuse);
       if (reuse) {
          if (r == old) {

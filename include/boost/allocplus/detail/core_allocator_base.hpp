@@ -197,7 +197,7 @@ private:
    friend struct detail::inline_allocation_command;
 
    //! deallocate(p, n) for a buffer a container grew (its first block from allocation_command
-   //! with expand_fwd, its growths from expansions and such commands): such blocks come from the
+   //! with an expansion asked for, its growths from expansions and such commands): such blocks come from the
    //! heap itself, and in a process of one thread a block the thread's cache has no room for
    //! goes back there (heap_source.hpp: deallocate_grown_bytes). With both expansions disabled
    //! no command takes such a block: the buffers came as any other, and go back as any other.
