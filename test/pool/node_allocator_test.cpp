@@ -507,6 +507,65 @@ BOOST_AUTO_TEST_CASE(a_thread_takes_back_the_nodes_it_freed_before_another_threa
    expect_every_block_goes_back<lane_node>();
 }
 
+// The share of the pages holding nodes of `mine` that hold nodes of `theirs` too.
+template <class T>
+double pages_shared(const std::vector<T *> &mine, const std::vector<T *> &theirs)
+{
+   auto pages_of = [](const std::vector<T *> &nodes) {
+      std::vector<std::uintptr_t> pages;
+      for (T *p : nodes) {
+         pages.push_back(reinterpret_cast<std::uintptr_t>(p) >> 12);
+         pages.push_back((reinterpret_cast<std::uintptr_t>(p) + sizeof(T) - 1) >> 12);
+      }
+      std::sort(pages.begin(), pages.end());
+      pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+      return pages;
+   };
+   const std::vector<std::uintptr_t> a = pages_of(mine), b = pages_of(theirs);
+   std::vector<std::uintptr_t> both;
+   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+   return static_cast<double>(both.size()) / static_cast<double>(a.size());
+}
+
+BOOST_AUTO_TEST_CASE(two_threads_taking_nodes_in_turn_get_pages_of_their_own)
+{
+   // Two threads allocate in turn, 100 nodes at a time (fewer than a refill takes): each
+   // thread's nodes from the pool come in runs, parked in its lane, so that the two threads'
+   // nodes do not alternate block by block (every page of each would hold the other's nodes:
+   // a walk of either's list leaves the prefetcher's stream at every block of the other's).
+   struct alignas(16) turn_node {
+      std::uint64_t w[4];   // 32 bytes aligned to 16: a pool no other test uses
+   };
+   using alloc = na<turn_node>;
+   constexpr int turns = 200, per_turn = 100;   // 40 000 nodes, 1.2 MiB
+   alloc a;
+   std::vector<turn_node *> mine, theirs;
+   stepped_thread other(turns + 1, [&](int step) {
+      alloc b;
+      if (step < turns) {
+         const std::vector<turn_node *> made = allocate_one_by_one(b, per_turn);
+         theirs.insert(theirs.end(), made.begin(), made.end());
+      } else {
+         free_one_by_one(b, theirs);
+      }
+   });
+   for (int t = 0; t < turns; ++t) {
+      const std::vector<turn_node *> made = allocate_one_by_one(a, per_turn);
+      mine.insert(mine.end(), made.begin(), made.end());
+      other.next();
+   }
+   // Runs of 64 KiB (16 pages) share a page with the other's at each end at most. (Before
+   // runs, each refill took 256 nodes, two pages, in turn: 65% of each thread's pages held
+   // nodes of the other.)
+   BOOST_TEST(pages_shared(mine, theirs) < 0.2);
+   BOOST_TEST(pages_shared(theirs, mine) < 0.2);
+   BOOST_TEST(sorted_distinct(mine).size() == mine.size());
+   free_one_by_one(a, mine);
+   other.next();   // it frees its nodes
+   other.join();
+   expect_every_block_goes_back<turn_node>();
+}
+
 BOOST_AUTO_TEST_CASE(a_thread_that_only_allocates_takes_what_one_that_only_frees_parks)
 {
    // A producer allocates nodes and a consumer frees them: the consumer's magazines wait in its

@@ -16,10 +16,14 @@
 // takes the magazine parked last, each a list moved whole under the lock, its nodes neither
 // walked nor put back one by one on the pool's list. The depot has a lane for each thread
 // (eight; more threads share them): a thread takes back the magazines it parked before any
-// other thread's, and another's only when its own lane is empty (depot_lane). A lane that has
-// taken more than 1 MiB of nodes since it was last ordered, half of what it holds or more, and
-// holds as many nodes as its thread has in use, is put in address order when its thread next
-// takes from it, out of the depot and without the lock (put_lane_in_order_outside_lock). Nodes
+// other thread's, and another's only when its own lane is empty and the other holds more than a
+// reserve (depot_lane); nodes from the pool and from another's lane come to a thread in runs of
+// up to 64 KiB, parked in its lane, while threads take from the pool in turn (park_run_locked,
+// take_run_from_other_lane_locked), so that each thread's nodes lie in pages of their own. A
+// lane that has taken more than 1 MiB of nodes since it was last ordered, half of what it holds
+// or more, and holds as many nodes as its thread has in use, is put in address order when its
+// thread next takes from it, out of the depot and without the lock
+// (put_lane_in_order_outside_lock). Nodes
 // a bin takes from the pool go into it last first, so that the bin hands them out in the pool's
 // order (a new block's: address order; handed out reversed, a bin's worth at a time, they made a
 // list churn over the shared pool 1.6x slower to walk). A burst (version 2) is made under the lock
@@ -248,8 +252,9 @@ private:
    // between the other's live ones: two threads churning lists over one pool took 5-6 times
    // mimalloc's time a node from the second round on (the lines moved between the cores at
    // every write, and the pool's list, walked under the lock, missed at every node). A thread
-   // whose lane is empty takes from the fullest lane (a thread that only frees feeds one that
-   // only allocates); threads beyond the lanes share them.
+   // whose lane is empty takes from the fullest lane when it holds more than a reserve (a thread
+   // that only frees feeds one that only allocates), a run of it at a time (runs, below);
+   // threads beyond the lanes share them.
    // (bench/results/2026-12-01-vm-depot-lanes-ab.md)
    struct depot_lane {
       const void *owner = nullptr;     // the bin (of a thread) whose lane it is; null: nobody's
@@ -584,6 +589,7 @@ private:
          give_depot_back_in_order_locked();
          lane = nullptr;
       }
+      if (lane && lane->owner != bin) lane = take_run_from_other_lane_locked(bin, *lane);
       if (lane) {
          if (lane->owner == bin && lane_wants_order_locked(*lane)) taken = put_lane_in_order_outside_lock(*lane, taken);
          const magazine m = pop_magazine_locked(*lane);
@@ -592,7 +598,7 @@ private:
       }
       const unsigned half = bin->limit / 2;
       unsigned held = bin->limit - bin->room;
-      if (held < half && depot_count_ != 0) {
+      if (held < half && depot_count_ != 0 && may_take_from_depot_locked(bin)) {
          void *taken = nullptr;
          take_from_depot_locked(half - held, taken, bin);
          while (taken) put_in_bin(bin, pop_taken(taken));
@@ -607,8 +613,110 @@ private:
             taken = node;
          });
          while (taken) put_in_bin(bin, pop_taken(taken));
+         park_run_locked(bin);
       }
       count_thread_nodes_locked(bin, bin->limit - bin->room - held_before, 0);
+   }
+
+   // Runs: the nodes a thread takes from the pool, and from another thread's lane, come in runs
+   // of up to run_bytes, each parked whole in the thread's own lane, so that a thread's nodes lie
+   // in pages of their own. Bins refilled a magazine at a time, in turn, from one pool made the
+   // blocks of two threads churning lists alternate (each thread's nodes on 1.56 times the pages
+   // they fill, 78% of them holding the other's nodes too): every walk of a list left the
+   // prefetcher's stream at each of the other's blocks, and the two threads took 1.9 times the
+   // time of one a node. A thread takes another's lane only when it holds more than a few runs
+   // (lane_reserve_bytes): a smaller one is the reserve of a thread at work, whose nodes lie in
+   // its pages; the pool grows instead, by at most that much for each such thread.
+   static constexpr std::size_t run_bytes = std::size_t(64) << 10;
+   static constexpr std::size_t lane_reserve_bytes = 4 * run_bytes;
+
+   // Returns: whether the thread of `bin` may top its bin up from the depot: from its own lane,
+   // or from another thread's that holds more than a reserve. Precondition: the lock is held;
+   // the depot is not empty.
+   bool may_take_from_depot_locked(const ba_detail_cache_bin *bin) noexcept
+   {
+      const depot_lane &lane = *lane_to_take_from_locked(bin);
+      return lane.owner == bin || lane.nodes * pool_.node_size() > lane_reserve_bytes;
+   }
+
+   // The thread of `bin`, whose own lane is empty, would take from `other`, another thread's:
+   // a run of its magazines moves to the thread's own lane, in the order they were in, and
+   // that lane is returned; null when `other` holds no more than a reserve (the thread takes
+   // from the pool). `other` itself when the thread has no lane of its own (more threads than
+   // lanes) or no memory for the run. Precondition: the lock is held; `other` is not empty.
+   depot_lane *take_run_from_other_lane_locked(const ba_detail_cache_bin *bin, depot_lane &other) noexcept
+   {
+      if (other.nodes * pool_.node_size() <= lane_reserve_bytes) return nullptr;
+      depot_lane &own = *lane_to_park_in_locked(bin);
+      if (own.owner != bin || &own == &other) return &other;
+      constexpr std::size_t most = 64;   // magazines moved at once (of 8 nodes at least)
+      std::size_t count = 0, nodes = 0;
+      while (count != most && count != other.count && nodes * pool_.node_size() < run_bytes)
+         nodes += other.slots[other.count - 1 - count++].length;
+      if (!reserve_slots(own, own.count + count)) return &other;
+      // (The topmost of `other` stays the topmost: taken next.)
+      std::memcpy(static_cast<void *>(own.slots + own.count), other.slots + (other.count - count), count * sizeof(magazine));
+      own.count += count;
+      own.nodes += nodes;
+      other.count -= count;
+      other.nodes -= nodes;
+      return &own;
+   }
+
+   // After a refill that took nodes from the pool, when another thread's bin took from it last
+   // (the two would take turns and their nodes alternate): as many more as the thread has in
+   // use, up to a run, also from the pool, parked in the thread's own lane as magazines of a
+   // batch, the lowest on top (a new block's nodes: in address order), so that the thread's next
+   // refills take its pages, not pages the pool hands out meanwhile to the other. None without
+   // a lane of its own (threads beyond the lanes), or for a thread with few nodes in use; none
+   // while one thread alone takes from the pool (nothing is held ahead). Precondition: the lock
+   // is held.
+   void park_run_locked(const ba_detail_cache_bin *bin) noexcept
+   {
+      if constexpr (keeps_depot) {
+         const void *last = last_taker_;
+         last_taker_ = bin;
+         if (last == bin || last == nullptr) return;
+         depot_lane &own = *lane_to_park_in_locked(bin);
+         if (own.owner != bin) return;
+         const std::size_t per = batch();
+         const std::size_t wanted = std::min(own.thread_nodes, run_bytes / pool_.node_size());
+         constexpr std::size_t most = 64;   // magazines a run (of 1 KiB at least: 64 would be 64 KiB)
+         const std::size_t count = std::min(wanted / per, most);
+         if (count == 0 || !reserve_slots(own, own.count + count)) return;
+         magazine made[most];
+         std::size_t made_count = 0;
+         while (made_count != count) {
+            const magazine m = take_magazine_from_pool_locked(per);
+            if (m.length == 0) break;
+            made[made_count++] = m;
+            if (m.length != per) break;
+         }
+         // (Highest first: the lowest ends on top, taken first.)
+         while (made_count != 0) park_locked(own, made[--made_count]);
+      }
+   }
+
+   // Up to `per` nodes from the pool as a magazine (its list in the pool's order: a new block's,
+   // address order), each node waiting as in the depot (marked, poisoned). A magazine of no
+   // nodes when memory is out. Precondition: the lock is held.
+   magazine take_magazine_from_pool_locked(std::size_t per) noexcept
+   {
+      void *first = nullptr, *last = nullptr;
+      const std::size_t length = pool_.try_allocate_many(per, [&](void *node) {
+         ba_detail_link_store(node, nullptr);
+         pool_.mark_free(node);
+         if (last) {
+            pool_.unpoison(last);
+            ba_detail_link_store(last, node);
+            pool_.poison(last);
+         } else {
+            first = node;
+         }
+         pool_.poison(node);
+         last = node;
+      });
+      return magazine{first, length};
    }
 
    // The thread's own lane (made its own when a lane is empty) counts `taken` more nodes taken
@@ -971,6 +1079,7 @@ private:
    Pool pool_;
    depot_lane lanes_[lane_count];   // the depot, under lock_
    std::size_t depot_count_ = 0;    // magazines in it (every lane's)
+   const void *last_taker_ = nullptr;   // the bin whose refill took nodes from the pool last (park_run_locked)
    std::size_t depot_nodes_ = 0;    // the nodes they hold
 };
 
