@@ -566,6 +566,64 @@ BOOST_AUTO_TEST_CASE(two_threads_taking_nodes_in_turn_get_pages_of_their_own)
    expect_every_block_goes_back<turn_node>();
 }
 
+BOOST_AUTO_TEST_CASE(the_nodes_a_thread_that_ended_parked_are_taken_before_new_blocks)
+{
+   // A thread builds and frees 1000 nodes (less than a lane keeps as its thread's reserve) and
+   // ends: its lane is nobody's, and this thread's next 1000 nodes are those, not new blocks.
+   struct ended_node {
+      std::uint64_t w[31];   // 248 bytes: a pool no other test uses
+   };
+   using alloc = na<ended_node>;
+   constexpr int n = 1000;   // 242 KiB: under the reserve of 256 KiB
+   alloc a;
+   a.deallocate(a.allocate(1), 1);   // (this thread's bin of the pool first)
+   std::thread([&] {
+      alloc b;
+      free_one_by_one(b, allocate_one_by_one(b, n));
+   }).join();
+   const std::size_t blocks = alloc::statistics().blocks;
+   const std::vector<ended_node *> again = allocate_one_by_one(a, n);
+   BOOST_TEST(alloc::statistics().blocks == blocks);
+   free_one_by_one(a, again);
+   expect_every_block_goes_back<ended_node>();
+}
+
+BOOST_AUTO_TEST_CASE(when_memory_is_out_a_refill_takes_another_threads_reserve)
+{
+   // Another thread, still alive, parked its nodes in its lane (its reserve: this thread's
+   // refills leave them to it and take from the pool). With the heap at its footprint limit,
+   // this thread gets those nodes before std::bad_alloc.
+   struct reserved_node {
+      std::uint64_t w[33];   // 264 bytes: a pool no other test uses
+   };
+   using alloc = na<reserved_node>;
+   constexpr int n = 900;   // 232 KiB: under the reserve
+   alloc a;
+   a.deallocate(a.allocate(1), 1);
+   stepped_thread other(2, [&](int step) {
+      alloc b;
+      if (step == 0) free_one_by_one(b, allocate_one_by_one(b, n));
+   });
+   other.next();   // it allocates and frees n nodes, and stays
+   ba_thread_cache_flush();
+   ba_heap *h = ba_default_heap();
+   ba_heap_stats s;
+   ba_stats(&s);
+   const std::size_t previous = ba_heap_set_footprint_limit(h, s.system_bytes);
+   std::vector<reserved_node *> got;
+   try {
+      for (int i = 0; i < 100 * n; ++i) got.push_back(a.allocate(1));
+   } catch (const std::bad_alloc &) {
+   }
+   ba_heap_set_footprint_limit(h, previous);
+   // (The other thread's bin keeps up to two magazines; its lane has the rest.)
+   BOOST_TEST(got.size() >= n - bin_capacity<reserved_node>());
+   free_one_by_one(a, got);
+   other.next();
+   other.join();
+   expect_every_block_goes_back<reserved_node>();
+}
+
 BOOST_AUTO_TEST_CASE(a_thread_that_only_allocates_takes_what_one_that_only_frees_parks)
 {
    // A producer allocates nodes and a consumer frees them: the consumer's magazines wait in its

@@ -608,12 +608,19 @@ private:
          // The pool hands nodes out in its order (a new block's: address order): they go into the
          // bin last first, so that the bin hands them out in that order too.
          void *taken = nullptr;
-         pool_.try_allocate_many(half - held, [&](void *node) {
+         const std::size_t wanted = half - held;
+         const std::size_t got = pool_.try_allocate_many(wanted, [&](void *node) {
             *static_cast<void **>(node) = taken;
             taken = node;
          });
          while (taken) put_in_bin(bin, pop_taken(taken));
-         park_run_locked(bin);
+         if (got == wanted) {
+            park_run_locked(bin);
+         } else if (depot_count_ != 0) {
+            // Memory is out: the depot's nodes, whoever's, before the pool reports it.
+            take_from_depot_locked(wanted - got, taken, bin);
+            while (taken) put_in_bin(bin, pop_taken(taken));
+         }
       }
       count_thread_nodes_locked(bin, bin->limit - bin->room - held_before, 0);
    }
@@ -630,25 +637,32 @@ private:
    static constexpr std::size_t run_bytes = std::size_t(64) << 10;
    static constexpr std::size_t lane_reserve_bytes = 4 * run_bytes;
 
-   // Returns: whether the thread of `bin` may top its bin up from the depot: from its own lane,
-   // or from another thread's that holds more than a reserve. Precondition: the lock is held;
-   // the depot is not empty.
-   bool may_take_from_depot_locked(const ba_detail_cache_bin *bin) noexcept
+   // Returns: whether `lane` is the reserve of a thread at work other than the one of `bin`
+   // (it has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes).
+   bool is_others_reserve(const depot_lane &lane, const ba_detail_cache_bin *bin) const noexcept
    {
-      const depot_lane &lane = *lane_to_take_from_locked(bin);
-      return lane.owner == bin || lane.nodes * pool_.node_size() > lane_reserve_bytes;
+      return lane.owner != nullptr && lane.owner != bin && lane.nodes * pool_.node_size() <= lane_reserve_bytes;
    }
 
-   // The thread of `bin`, whose own lane is empty, would take from `other`, another thread's:
-   // a run of its magazines moves to the thread's own lane, in the order they were in, and
-   // that lane is returned; null when `other` holds no more than a reserve (the thread takes
-   // from the pool). `other` itself when the thread has no lane of its own (more threads than
-   // lanes) or no memory for the run. Precondition: the lock is held; `other` is not empty.
+   // Returns: whether the thread of `bin` may top its bin up from the depot: not from another
+   // thread's reserve while it has a lane of its own (threads beyond the lanes take as they
+   // find). Precondition: the lock is held; the depot is not empty.
+   bool may_take_from_depot_locked(const ba_detail_cache_bin *bin) noexcept
+   {
+      return !is_others_reserve(*lane_to_take_from_locked(bin), bin) || lane_to_park_in_locked(bin)->owner != bin;
+   }
+
+   // The thread of `bin`, whose own lane is empty, would take from `other`, another thread's
+   // (or nobody's: its thread ended): a run of its magazines moves to the thread's own lane, in
+   // the order they were in, and that lane is returned; null when `other` is another thread's
+   // reserve (the thread takes from the pool). `other` itself when the thread has no lane of its
+   // own (more threads than lanes) or no memory for the run. Precondition: the lock is held;
+   // `other` is not empty.
    depot_lane *take_run_from_other_lane_locked(const ba_detail_cache_bin *bin, depot_lane &other) noexcept
    {
-      if (other.nodes * pool_.node_size() <= lane_reserve_bytes) return nullptr;
       depot_lane &own = *lane_to_park_in_locked(bin);
       if (own.owner != bin || &own == &other) return &other;
+      if (is_others_reserve(other, bin)) return nullptr;
       constexpr std::size_t most = 64;   // magazines moved at once (of 8 nodes at least)
       std::size_t count = 0, nodes = 0;
       while (count != most && count != other.count && nodes * pool_.node_size() < run_bytes)
@@ -658,8 +672,10 @@ private:
       std::memcpy(static_cast<void *>(own.slots + own.count), other.slots + (other.count - count), count * sizeof(magazine));
       own.count += count;
       own.nodes += nodes;
+      own.parked_unordered += nodes;
       other.count -= count;
       other.nodes -= nodes;
+      other.parked_unordered -= std::min(other.parked_unordered, nodes);
       return &own;
    }
 
@@ -681,7 +697,7 @@ private:
          if (own.owner != bin) return;
          const std::size_t per = batch();
          const std::size_t wanted = std::min(own.thread_nodes, run_bytes / pool_.node_size());
-         constexpr std::size_t most = 64;   // magazines a run (of 1 KiB at least: 64 would be 64 KiB)
+         constexpr std::size_t most = 64;   // magazines a run (of 512 bytes at least: 32 KiB then)
          const std::size_t count = std::min(wanted / per, most);
          if (count == 0 || !reserve_slots(own, own.count + count)) return;
          magazine made[most];
@@ -1064,13 +1080,28 @@ private:
 
 #if defined(BOOST_ALLOCPLUS_CORE_HEADER_ONLY)
    // The core's callback: a thread's bin (count nodes from first) comes back (thread exit, flush,
-   // fork child).
-   static void give_back(void *self, void *first, std::size_t count)
+   // fork child). `ended`: the bin of a thread that ends (null on a flush): its lane is nobody's
+   // from then on, its magazines anyone's, and it takes no run any more.
+   static void give_back(void *self, void *first, std::size_t count, const void *ended)
    {
       shared_pool &p = *static_cast<shared_pool *>(self);
       const int taken = p.lock();
-      p.return_nodes_locked(first, count);
+      if (count) p.return_nodes_locked(first, count);
+      if (ended) p.forget_bin_locked(ended);
       p.unlock(taken);
+   }
+
+   // The thread of `bin` ended: its lane is nobody's (other threads take its magazines, and an
+   // empty one becomes another thread's), and a refill no longer finds it took last.
+   // Precondition: the lock is held.
+   void forget_bin_locked(const void *bin) noexcept
+   {
+      for (depot_lane &lane : lanes_) {
+         if (lane.owner != bin) continue;
+         lane.owner = nullptr;
+         lane.thread_nodes = 0;
+      }
+      if (last_taker_ == bin) last_taker_ = nullptr;
    }
 #endif
 
@@ -1079,8 +1110,8 @@ private:
    Pool pool_;
    depot_lane lanes_[lane_count];   // the depot, under lock_
    std::size_t depot_count_ = 0;    // magazines in it (every lane's)
-   const void *last_taker_ = nullptr;   // the bin whose refill took nodes from the pool last (park_run_locked)
    std::size_t depot_nodes_ = 0;    // the nodes they hold
+   const void *last_taker_ = nullptr;   // the bin whose refill took nodes from the pool last (park_run_locked)
 };
 
 using shared_node_pool = shared_pool<node_pool>;

@@ -30,7 +30,7 @@ BOOST_ALLOCPLUS_CORE_BEGIN_FUNCS
 /* Registers a node pool (after the process's set-up: ba_default_heap() first, so that its fork
  * handlers, which take the pools' locks, are in place). Returns: its class (1 and up), or 0 when every class is taken (the pool
  * then goes without per-thread bins). */
-BA_DETAIL_FN unsigned ba_detail_pool_class_register(void (*give_back)(void *, void *, size_t), void *pool,
+BA_DETAIL_FN unsigned ba_detail_pool_class_register(void (*give_back)(void *, void *, size_t, const void *), void *pool,
                                                     int *lock, unsigned batch, uintptr_t align_mask)
 {
    unsigned cls = 0;
@@ -111,23 +111,25 @@ BA_DETAIL_FN BA_DETAIL_ALWAYS_INLINE int ba_detail_pool_cache_push(unsigned cls,
    return ba_detail_pool_bin_push(&ba_detail_thread_cache_ptr->pool_bins[cls], node);
 }
 
-/* Gives the nodes of bin b of class cls back to its pool; b is left empty. */
-BA_DETAIL_FN void ba_detail_pool_cache_empty_bin(unsigned cls, ba_detail_cache_bin *b)
+/* Gives the nodes of bin b of class cls back to its pool; b is left empty. ends: the thread
+ * ends, and its pool forgets the bin (even an empty one: the pool may keep a place for it). */
+BA_DETAIL_FN void ba_detail_pool_cache_empty_bin(unsigned cls, ba_detail_cache_bin *b, int ends)
 {
    const ba_detail_pool_class *c = ba_detail_pool_class_at(cls);
    unsigned held = b->limit - b->room;
    void *first = b->head;
    b->head = 0;
    b->room = b->limit;
-   if (held && first) c->give_back(c->pool, first, held);
+   if (held && first) c->give_back(c->pool, first, held, ends ? b : 0);
+   else if (ends) c->give_back(c->pool, 0, 0, b);
 }
 
-/* Gives every bin of cache tc back to its pool. */
-BA_DETAIL_FN void ba_detail_pool_cache_flush(ba_detail_thread_cache *tc)
+/* Gives every bin of cache tc back to its pool; ends: the thread ends (ba_detail_pool_cache_empty_bin). */
+BA_DETAIL_FN void ba_detail_pool_cache_flush(ba_detail_thread_cache *tc, int ends)
 {
    unsigned cls, count = __atomic_load_n(&ba_core_v1_state.pool_class_count, __ATOMIC_ACQUIRE);
    for (cls = 1; cls <= count; ++cls)
-      if (tc->pool_bins[cls].head) ba_detail_pool_cache_empty_bin(cls, &tc->pool_bins[cls]);
+      if (ends || tc->pool_bins[cls].head) ba_detail_pool_cache_empty_bin(cls, &tc->pool_bins[cls], ends);
 }
 
 /* In the child of a fork: the bins of cache tc, a thread the child does not have, as far as their
@@ -146,7 +148,7 @@ BA_DETAIL_FN void ba_detail_pool_cache_take_back(ba_detail_thread_cache *tc)
          if (!ba_detail_link_valid(next, c->align_mask)) break;
          node = next;
       }
-      if (sound) c->give_back(c->pool, b->head, sound);
+      c->give_back(c->pool, sound ? b->head : 0, sound, b);
       b->head = 0;
       b->room = b->limit;
    }

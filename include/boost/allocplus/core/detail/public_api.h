@@ -367,7 +367,7 @@ BOOST_ALLOCPLUS_CORE_API ba_heap *ba_default_heap(void) { return ba_detail_defau
 BOOST_ALLOCPLUS_CORE_API void ba_thread_cache_flush(void)
 {
    ba_detail_thread_cache *tc = ba_detail_thread_cache_ptr;
-   if (ba_detail_cache_is_real(tc)) ba_detail_pool_cache_flush(tc);   /* the node pools' bins too */
+   if (ba_detail_cache_is_real(tc)) ba_detail_pool_cache_flush(tc, 0);   /* the node pools' bins too */
    ba_detail_cache_flush_all(ba_detail_default());
 }
 BOOST_ALLOCPLUS_CORE_API void ba_stats(ba_heap_stats *stats) { ba_heap_stats_get(ba_detail_default(), stats); }

@@ -159,7 +159,10 @@ typedef struct ba_detail_cache_bin {
 #define BA_DETAIL_POOL_CLASSES 32u
 
 typedef struct ba_detail_pool_class {
-   void (*give_back)(void *pool, void *first, size_t count);   /* frees a bin's list into the pool */
+   /* Frees a bin's list (count nodes from first; none: 0) into the pool. ended: the bin of a
+    * thread that ends (its exit, or a fork child without it), which the pool forgets; null when
+    * the thread lives on (ba_thread_cache_flush). */
+   void (*give_back)(void *pool, void *first, size_t count, const void *ended);
    void *pool;
    int *lock;                       /* the pool's lock word: taken around fork */
    unsigned batch;                  /* nodes in a magazine (a thread's bin holds two) */

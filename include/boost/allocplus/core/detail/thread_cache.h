@@ -353,7 +353,7 @@ BA_DETAIL_FN void ba_detail_cache_thread_exit(void *cache)
    ba_detail_thread_cache *tc = (ba_detail_thread_cache *)cache;
    int entered;
    ba_detail_thread_cache_ptr = &ba_detail_retired_cache;
-   ba_detail_pool_cache_flush(tc);
+   ba_detail_pool_cache_flush(tc, 1);
    ba_detail_cache_flush(h, tc);
    entered = ba_detail_registry_enter();
    ba_detail_cache_unlink(tc);
