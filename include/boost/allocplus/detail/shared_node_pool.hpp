@@ -584,6 +584,7 @@ private:
    void refill_bin_locked(ba_detail_cache_bin *bin, int &taken) noexcept
    {
       const unsigned held_before = bin->limit - bin->room;
+      if (bin->head == nullptr) adopt_lane_of_ended_thread_locked(bin);
       depot_lane *lane = bin->head == nullptr ? lane_to_take_from_locked(bin) : nullptr;
       if (lane && lane->owner != bin && depot_holds_a_mostly_free_pool_locked()) {
          give_depot_back_in_order_locked();
@@ -636,6 +637,28 @@ private:
    // its pages; the pool grows instead, by at most that much for each such thread.
    static constexpr std::size_t run_bytes = std::size_t(64) << 10;
    static constexpr std::size_t lane_reserve_bytes = 4 * run_bytes;
+
+   // A thread whose own lane is empty (or who has none) makes the lane of a thread that ended
+   // its own, whole, when one holds nodes: the nodes that thread parked, in its pages and in
+   // the order it left them (a program whose threads come and go, each doing the work of the one
+   // before, goes on where the last left off); its own empty lane is then nobody's. Not when
+   // the depot holds a mostly free pool: the refill gives it back to the pool, whole.
+   // Precondition: the lock is held.
+   void adopt_lane_of_ended_thread_locked(const ba_detail_cache_bin *bin) noexcept
+   {
+      if constexpr (keeps_depot) {
+         if (depot_count_ == 0 || depot_holds_a_mostly_free_pool_locked()) return;
+         depot_lane *own = nullptr, *ended = nullptr;
+         for (depot_lane &lane : lanes_) {
+            if (lane.owner == bin) own = &lane;
+            else if (lane.owner == nullptr && lane.count != 0 && !lane.ordering && (!ended || lane.nodes > ended->nodes)) ended = &lane;
+         }
+         if (!ended || (own && own->count != 0)) return;
+         if (own) own->owner = nullptr;
+         ended->owner = bin;
+         ended->thread_nodes = 0;
+      }
+   }
 
    // Returns: whether `lane` is the reserve of a thread at work other than the one of `bin`
    // (it has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes).
