@@ -600,9 +600,7 @@ private:
       const unsigned half = bin->limit / 2;
       unsigned held = bin->limit - bin->room;
       if (held < half && depot_count_ != 0 && may_take_from_depot_locked(bin)) {
-         void *taken = nullptr;
-         take_from_depot_locked(half - held, taken, bin);
-         while (taken) put_in_bin(bin, pop_taken(taken));
+         top_up_from_depot_locked(bin, half - held);
          held = bin->limit - bin->room;
       }
       if (held < half) {
@@ -618,12 +616,19 @@ private:
          if (got == wanted) {
             park_run_locked(bin);
          } else if (depot_count_ != 0) {
-            // Memory is out: the depot's nodes, whoever's, before the pool reports it.
-            take_from_depot_locked(wanted - got, taken, bin);
-            while (taken) put_in_bin(bin, pop_taken(taken));
+            top_up_from_depot_locked(bin, wanted - got);   // memory is out: the depot's nodes, whoever's, first
          }
       }
       count_thread_nodes_locked(bin, bin->limit - bin->room - held_before, 0);
+   }
+
+   // Puts up to n nodes from the depot into the thread's bin (take_from_depot_locked's lanes).
+   // Precondition: the lock is held.
+   void top_up_from_depot_locked(ba_detail_cache_bin *bin, std::size_t n) noexcept
+   {
+      void *taken = nullptr;
+      take_from_depot_locked(n, taken, bin);
+      while (taken) put_in_bin(bin, pop_taken(taken));
    }
 
    // Runs: the nodes a thread takes from the pool, and from another thread's lane, come in runs
@@ -647,12 +652,13 @@ private:
    void adopt_lane_of_ended_thread_locked(const ba_detail_cache_bin *bin) noexcept
    {
       if constexpr (keeps_depot) {
-         if (depot_count_ == 0 || depot_holds_a_mostly_free_pool_locked()) return;
+         if (!ended_lane_may_hold_nodes_ || depot_count_ == 0 || depot_holds_a_mostly_free_pool_locked()) return;
          depot_lane *own = nullptr, *ended = nullptr;
          for (depot_lane &lane : lanes_) {
             if (lane.owner == bin) own = &lane;
             else if (lane.owner == nullptr && lane.count != 0 && !lane.ordering && (!ended || lane.nodes > ended->nodes)) ended = &lane;
          }
+         ended_lane_may_hold_nodes_ = ended != nullptr;
          if (!ended || (own && own->count != 0)) return;
          if (own) own->owner = nullptr;
          ended->owner = bin;
@@ -1123,6 +1129,7 @@ private:
          if (lane.owner != bin) continue;
          lane.owner = nullptr;
          lane.thread_nodes = 0;
+         if (lane.count != 0) ended_lane_may_hold_nodes_ = true;
       }
       if (last_taker_ == bin) last_taker_ = nullptr;
    }
@@ -1135,6 +1142,9 @@ private:
    std::size_t depot_count_ = 0;    // magazines in it (every lane's)
    std::size_t depot_nodes_ = 0;    // the nodes they hold
    const void *last_taker_ = nullptr;   // the bin whose refill took nodes from the pool last (park_run_locked)
+   // A lane of a thread that ended may hold nodes (set when one is forgotten holding some,
+   // cleared when a look finds none): refills look for one to adopt only then.
+   bool ended_lane_may_hold_nodes_ = false;
 };
 
 using shared_node_pool = shared_pool<node_pool>;

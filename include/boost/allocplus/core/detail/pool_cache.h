@@ -120,8 +120,8 @@ BA_DETAIL_FN void ba_detail_pool_cache_empty_bin(unsigned cls, ba_detail_cache_b
    void *first = b->head;
    b->head = 0;
    b->room = b->limit;
-   if (held && first) c->give_back(c->pool, first, held, ends ? b : 0);
-   else if (ends) c->give_back(c->pool, 0, 0, b);
+   if (!first) held = 0;
+   if (held || ends) c->give_back(c->pool, held ? first : 0, held, ends ? b : 0);
 }
 
 /* Gives every bin of cache tc back to its pool; ends: the thread ends (ba_detail_pool_cache_empty_bin). */
