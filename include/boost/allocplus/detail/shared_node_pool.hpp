@@ -638,8 +638,9 @@ private:
    // they fill, 78% of them holding the other's nodes too): every walk of a list left the
    // prefetcher's stream at each of the other's blocks, and the two threads took 1.9 times the
    // time of one a node. A thread takes another's lane only when it holds more than a few runs
-   // (lane_reserve_bytes): a smaller one is the reserve of a thread at work, whose nodes lie in
-   // its pages; the pool grows instead, by at most that much for each such thread.
+   // (lane_reserve_bytes) and more than its thread has in use (is_others_reserve): otherwise it
+   // is the reserve of a thread at work, whose nodes lie in its pages and cache lines; the pool
+   // grows instead, by at most what that thread has in use.
    static constexpr std::size_t run_bytes = std::size_t(64) << 10;
    static constexpr std::size_t lane_reserve_bytes = 4 * run_bytes;
 
@@ -666,11 +667,19 @@ private:
       }
    }
 
-   // Returns: whether `lane` is the reserve of a thread at work other than the one of `bin`
-   // (it has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes).
+   // Returns: whether `lane` is the reserve of a thread at work other than the one of `bin`: it
+   // has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes, or no more
+   // than its thread has in use (thread_nodes). A thread that frees about as many nodes as it
+   // keeps is churning: it builds its next nodes from those, which lie between its live ones,
+   // in its cache lines. Another thread that took them put its own nodes in those lines: after
+   // one round of two threads' list churn (push 1M, erase every 3rd, push 1M, ...), 35-41% of
+   // each thread's cache lines held the other's nodes too, each write to one moving the line
+   // between the cores. A lane larger than its thread's use (a thread that frees what another
+   // made, or whose containers shrank) is taken, a run at a time.
    bool is_others_reserve(const depot_lane &lane, const ba_detail_cache_bin *bin) const noexcept
    {
-      return lane.owner != nullptr && lane.owner != bin && lane.nodes * pool_.node_size() <= lane_reserve_bytes;
+      return lane.owner != nullptr && lane.owner != bin &&
+             (lane.nodes * pool_.node_size() <= lane_reserve_bytes || lane.nodes <= lane.thread_nodes);
    }
 
    // Returns: whether the thread of `bin` may top its bin up from the depot: not from another
