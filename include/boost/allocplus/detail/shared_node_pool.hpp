@@ -638,9 +638,9 @@ private:
    // they fill, 78% of them holding the other's nodes too): every walk of a list left the
    // prefetcher's stream at each of the other's blocks, and the two threads took 1.9 times the
    // time of one a node. A thread takes another's lane only when it holds more than a few runs
-   // (lane_reserve_bytes) and more than its thread has in use (is_others_reserve): otherwise it
-   // is the reserve of a thread at work, whose nodes lie in its pages and cache lines; the pool
-   // grows instead, by at most what that thread has in use.
+   // (lane_reserve_bytes) and more than its thread_nodes (is_others_reserve): otherwise it is
+   // the reserve of a thread at work, whose nodes lie in its pages and cache lines; the pool
+   // grows instead (see is_others_reserve for by how much).
    static constexpr std::size_t run_bytes = std::size_t(64) << 10;
    static constexpr std::size_t lane_reserve_bytes = 4 * run_bytes;
 
@@ -669,13 +669,19 @@ private:
 
    // Returns: whether `lane` is the reserve of a thread at work other than the one of `bin`: it
    // has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes, or no more
-   // than its thread has in use (thread_nodes). A thread that frees about as many nodes as it
-   // keeps is churning: it builds its next nodes from those, which lie between its live ones,
-   // in its cache lines. Another thread that took them put its own nodes in those lines: after
+   // than its thread_nodes (about what it has in use). A thread that frees about as many nodes
+   // as it keeps is churning: it builds its next nodes from those, which lie between its live
+   // ones, in its cache lines. Another thread that took them put its own nodes in those lines: after
    // one round of two threads' list churn (push 1M, erase every 3rd, push 1M, ...), 35-41% of
    // each thread's cache lines held the other's nodes too, each write to one moving the line
-   // between the cores. A lane larger than its thread's use (a thread that frees what another
-   // made, or whose containers shrank) is taken, a run at a time.
+   // between the cores. A lane larger than that (a thread that frees what another made, or
+   // whose containers shrank) is taken, a run at a time. The cost: the pool grows by up to a
+   // reserve's nodes while another thread needs nodes. thread_nodes only counts the nodes a
+   // thread's bin took less those it parked or gave back: the nodes of a thread that others
+   // free, or that it frees by bursts or at its exit, are never taken off, so a thread that
+   // made many nodes others freed, then freed some of others', keeps those as its reserve while
+   // it lives (a one-time excess, up to what it made; memory out takes every lane first). And
+   // a refill looks at the fullest lane only: a reserve hides the smaller lanes behind it.
    bool is_others_reserve(const depot_lane &lane, const ba_detail_cache_bin *bin) const noexcept
    {
       return lane.owner != nullptr && lane.owner != bin &&
