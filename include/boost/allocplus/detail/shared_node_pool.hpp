@@ -671,10 +671,10 @@ private:
    // has an owner, not that bin, and holds no more than lane_reserve_bytes of nodes, or no more
    // than its thread_nodes (about what it has in use). A thread that frees about as many nodes
    // as it keeps is churning: it builds its next nodes from those, which lie between its live
-   // ones, in its cache lines. Another thread that took them put its own nodes in those lines: after
-   // one round of two threads' list churn (push 1M, erase every 3rd, push 1M, ...), 35-41% of
-   // each thread's cache lines held the other's nodes too, each write to one moving the line
-   // between the cores. A lane larger than that (a thread that frees what another made, or
+   // ones, in its cache lines. Another thread that took them put its own nodes in those lines:
+   // after one round of two threads' list churn (push 1M, erase every 3rd, push 1M, ...),
+   // 35-41% of each thread's cache lines held the other's nodes too, each write to one moving
+   // the line between the cores. A lane larger than that (a thread that frees what another made, or
    // whose containers shrank) is taken, a run at a time. The cost: the pool grows by up to a
    // reserve's nodes while another thread needs nodes. thread_nodes only counts the nodes a
    // thread's bin took less those it parked or gave back: the nodes of a thread that others
