@@ -34,7 +34,8 @@
 // (ba::private_node_allocator<void>: one pool per node size, shared by the allocator's copies),
 // `boost_fast_pool` (Boost.Pool's fast_pool_allocator<void>), `boost_node_allocator_v1` / `_v2`
 // and `boost_adaptive_pool_v1` / `_v2` (boost::container's), `pmr_unsync_pool`
-// (std::pmr::polymorphic_allocator over an unsynchronized_pool_resource).
+// (std::pmr::polymorphic_allocator over an unsynchronized_pool_resource), and `pool_bound`: no
+// allocator to use, the bound of what any pool can do (pool_bound_lists below).
 
 #include <boost/allocplus/node_allocator.hpp>
 #include <boost/allocplus/private_node_allocator.hpp>
@@ -163,6 +164,79 @@ struct with_allocator {
    template <class Node>
    std::shared_ptr<Node> make() { return std::allocate_shared<Node>(alloc); }
 };
+// `pool_bound`: no allocator to use but the bound of what any pool can do here: a free list per
+// node size, a push and a pop, nothing counted or checked, memory carved from a region of the
+// thread's own (each thread of the two-thread row has lists of its own).
+class pool_bound_lists {
+public:
+   static void *take(std::size_t bytes)
+   {
+      const std::size_t size = (bytes + 15) & ~std::size_t(15);
+      if (size > max_node) return ::operator new(bytes);
+      void *&head = heads()[size / 16];
+      if (void *p = head) {
+         head = *static_cast<void **>(p);
+         return p;
+      }
+      region &r = the_region();
+      if (size > r.bytes - r.used) {
+         r.bytes = std::size_t(64) << 20;   // (a region left behind is never reused: a bound's cost)
+         r.base = static_cast<unsigned char *>(::operator new(r.bytes));
+         r.used = 0;
+      }
+      void *p = r.base + r.used;
+      r.used += size;
+      return p;
+   }
+   static void give(void *p, std::size_t bytes) noexcept
+   {
+      const std::size_t size = (bytes + 15) & ~std::size_t(15);
+      if (size > max_node) return ::operator delete(p);
+      void *&head = heads()[size / 16];
+      *static_cast<void **>(p) = head;
+      head = p;
+   }
+
+private:
+   static constexpr std::size_t max_node = 256;
+   struct region {
+      unsigned char *base = nullptr;
+      std::size_t bytes = 0, used = 0;
+   };
+   static void **heads()
+   {
+      thread_local void *lists[max_node / 16 + 1] = {};
+      return lists;
+   }
+   static region &the_region()
+   {
+      thread_local region r;
+      return r;
+   }
+};
+
+template <class T>
+struct pool_bound {
+   using value_type = T;
+   pool_bound() = default;
+   template <class U>
+   pool_bound(const pool_bound<U> &) noexcept
+   {
+   }
+   T *allocate(std::size_t n) { return static_cast<T *>(pool_bound_lists::take(n * sizeof(T))); }
+   void deallocate(T *p, std::size_t n) noexcept { pool_bound_lists::give(p, n * sizeof(T)); }
+   template <class U>
+   bool operator==(const pool_bound<U> &) const noexcept
+   {
+      return true;
+   }
+   template <class U>
+   bool operator!=(const pool_bound<U> &) const noexcept
+   {
+      return false;
+   }
+};
+
 struct with_pmr_pool {
    std::pmr::unsynchronized_pool_resource resource;
    std::pmr::polymorphic_allocator<void> alloc{&resource};
@@ -289,5 +363,6 @@ int main(int argc, char **argv)
    register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 1>>>("boost_adaptive_pool_v1");
    register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 2>>>("boost_adaptive_pool_v2");
    register_method<with_pmr_pool>("pmr_unsync_pool");
+   register_method<with_allocator<pool_bound<void>>>("pool_bound");
    return ba_bench::run_benchmarks(argc, argv);
 }
