@@ -82,6 +82,32 @@ inline double seconds_since(stopwatch_clock::time_point t0)
    return std::chrono::duration<double>(stopwatch_clock::now() - t0).count();
 }
 
+//! A stateless allocator whose memory comes from Source's static functions: take(count, size)
+//! returns room for count objects of size bytes, give(p, count, size) takes it back. For the
+//! bounds some tables show beside the allocators (what any allocator, or any pool, could do at
+//! best there), which are not allocators to use.
+template <class T, class Source>
+struct static_source_allocator {
+   using value_type = T;
+   static_source_allocator() = default;
+   template <class U>
+   static_source_allocator(const static_source_allocator<U, Source> &) noexcept
+   {
+   }
+   T *allocate(std::size_t n) { return static_cast<T *>(Source::take(n, sizeof(T))); }
+   void deallocate(T *p, std::size_t n) noexcept { Source::give(p, n, sizeof(T)); }
+   template <class U>
+   bool operator==(const static_source_allocator<U, Source> &) const noexcept
+   {
+      return true;
+   }
+   template <class U>
+   bool operator!=(const static_source_allocator<U, Source> &) const noexcept
+   {
+      return false;
+   }
+};
+
 //! A fixed-seed generator (splitmix64), so every allocator and every standard library sees the
 //! same sizes and orders; std::uniform_int_distribution differs between libstdc++ and libc++.
 class fixed_seed_rng {

@@ -169,8 +169,9 @@ struct with_allocator {
 // thread's own (each thread of the two-thread row has lists of its own).
 class pool_bound_lists {
 public:
-   static void *take(std::size_t bytes)
+   static void *take(std::size_t count, std::size_t object_size)
    {
+      const std::size_t bytes = count * object_size;   // (one node, or one small array: no overflow)
       const std::size_t size = (bytes + 15) & ~std::size_t(15);
       if (size > max_node) return ::operator new(bytes);
       void *&head = heads()[size / 16];
@@ -188,9 +189,9 @@ public:
       r.used += size;
       return p;
    }
-   static void give(void *p, std::size_t bytes) noexcept
+   static void give(void *p, std::size_t count, std::size_t object_size) noexcept
    {
-      const std::size_t size = (bytes + 15) & ~std::size_t(15);
+      const std::size_t size = (count * object_size + 15) & ~std::size_t(15);
       if (size > max_node) return ::operator delete(p);
       void *&head = heads()[size / 16];
       *static_cast<void **>(p) = head;
@@ -215,27 +216,6 @@ private:
    }
 };
 
-template <class T>
-struct pool_bound {
-   using value_type = T;
-   pool_bound() = default;
-   template <class U>
-   pool_bound(const pool_bound<U> &) noexcept
-   {
-   }
-   T *allocate(std::size_t n) { return static_cast<T *>(pool_bound_lists::take(n * sizeof(T))); }
-   void deallocate(T *p, std::size_t n) noexcept { pool_bound_lists::give(p, n * sizeof(T)); }
-   template <class U>
-   bool operator==(const pool_bound<U> &) const noexcept
-   {
-      return true;
-   }
-   template <class U>
-   bool operator!=(const pool_bound<U> &) const noexcept
-   {
-      return false;
-   }
-};
 
 struct with_pmr_pool {
    std::pmr::unsynchronized_pool_resource resource;
@@ -363,6 +343,6 @@ int main(int argc, char **argv)
    register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 1>>>("boost_adaptive_pool_v1");
    register_method<with_allocator<bc::adaptive_pool<void, 256, 2, 5, 2>>>("boost_adaptive_pool_v2");
    register_method<with_pmr_pool>("pmr_unsync_pool");
-   register_method<with_allocator<pool_bound<void>>>("pool_bound");
+   register_method<with_allocator<ba_bench::static_source_allocator<void, pool_bound_lists>>>("pool_bound");
    return ba_bench::run_benchmarks(argc, argv);
 }

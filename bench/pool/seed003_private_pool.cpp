@@ -102,6 +102,7 @@ public:
       used_ += bytes;
       return p;
    }
+   static void give(void *, std::size_t, std::size_t) noexcept {}
    // Before each container (the one before it is gone). The first call faults the memory in.
    static void start_over() noexcept
    {
@@ -124,26 +125,7 @@ private:
 };
 
 template <class T>
-struct zero_cost_bound {
-   using value_type = T;
-   zero_cost_bound() = default;
-   template <class U>
-   zero_cost_bound(const zero_cost_bound<U> &) noexcept
-   {
-   }
-   T *allocate(std::size_t n) { return static_cast<T *>(bound_region::take(n, sizeof(T))); }
-   void deallocate(T *, std::size_t) noexcept {}
-   template <class U>
-   bool operator==(const zero_cost_bound<U> &) const noexcept
-   {
-      return true;
-   }
-   template <class U>
-   bool operator!=(const zero_cost_bound<U> &) const noexcept
-   {
-      return false;
-   }
-};
+using zero_cost_bound = ba_bench::static_source_allocator<T, bound_region>;
 
 template <class Container>
 constexpr bool uses_bound =
@@ -155,12 +137,16 @@ void fill(Container &c, const std::vector<int> &order)
    for (int k : order) c.emplace(k, value_type("first", "second"));
 }
 
+// reserve(c, n) where the container has it (the int overload is the better match), else nothing.
 template <class Container>
-auto reserve(Container &c, std::size_t n) -> decltype(c.reserve(n))
+auto reserve(Container &c, std::size_t n, int) -> decltype(c.reserve(n))
 {
    c.reserve(n);
 }
-inline void reserve(...) {}   // std::map: nothing to reserve
+template <class Container>
+void reserve(Container &, std::size_t, long)   // std::map: nothing to reserve
+{
+}
 
 enum class what { insert, reserve_insert, erase, lookup_hit, lookup_miss };
 
@@ -196,7 +182,7 @@ void changes(benchmark::State &state, const keys &k, what w)
       if (w == what::erase) {
          for (int key : k.erase_order) c->erase(key);
       } else {
-         if (w == what::reserve_insert) reserve(*c, k.insert_order.size());
+         if (w == what::reserve_insert) reserve(*c, k.insert_order.size(), 0);
          fill(*c, k.insert_order);
       }
       benchmark::DoNotOptimize(c.get());
